@@ -1,0 +1,48 @@
+/**
+ * `npm run build`: gateway.yaml + schemas/ -> generated/ (tables, validators, OpenAPI document and types).
+ * Deterministic: the same inputs give byte-identical output. Exits 1 on any config problem.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import openapiTS, { astToString } from 'openapi-typescript';
+import { compileConfigFile, ENDPOINT_SCHEMA_DIR, formatProblem, listSchemaIds } from '../src/config/index.ts';
+import { getBanner } from '../src/codegen/banner.ts';
+import { emitConfigModule } from '../src/codegen/emit-config.ts';
+import { emitOpenApi } from '../src/codegen/emit-openapi.ts';
+import { emitValidators, type EndpointSchema } from '../src/codegen/emit-validators.ts';
+
+/** Builds generated/ from a config file; returns the files written. */
+export async function build(configFile = 'gateway.yaml', outDir = 'generated'): Promise<string[]> {
+  const { config, problems } = await compileConfigFile(configFile);
+  if (!config) {
+    for (const problem of problems) console.error(formatProblem(problem));
+    throw new Error(`${problems.length} problem(s) in ${configFile}`);
+  }
+  const ids = [...(await listSchemaIds())].sort();
+  const schemas: EndpointSchema[] = await Promise.all(
+    ids.map(async (id) => ({ id, schema: JSON.parse(await readFile(join(ENDPOINT_SCHEMA_DIR, `${id}.json`), 'utf8')) })),
+  );
+  const validators = emitValidators(schemas);
+  const openapi = emitOpenApi(config, schemas);
+  const ast = await openapiTS(JSON.parse(openapi));
+  const files: Record<string, string> = {
+    'config.ts': emitConfigModule(config, configFile),
+    'validators.mjs': validators.code,
+    'validators.d.mts': validators.types,
+    'openapi.json': openapi,
+    'openapi.d.ts': getBanner(configFile) + astToString(ast),
+  };
+  await mkdir(outDir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) await writeFile(join(outDir, name), text);
+  return Object.keys(files).map((name) => join(outDir, name));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const started = performance.now();
+  build(process.argv[2], process.argv[3])
+    .then((files) => console.log(`built ${files.length} files in ${Math.round(performance.now() - started)} ms`))
+    .catch((error: Error) => {
+      console.error(error.message);
+      process.exit(1);
+    });
+}

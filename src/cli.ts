@@ -1,0 +1,97 @@
+/**
+ * The `gateway` command: `build`, `check [file]`, `start [--config file] [--port n] [--simulate]`, `dev`.
+ */
+import { parseArgs } from 'node:util';
+import { compileConfigFile, formatProblem } from './config/index.ts';
+import type { CompiledConfig } from './config/types.ts';
+
+const USAGE = `usage: gateway <command>
+  check [file]        validate a config (default gateway.yaml); prints file:line:col: message; exit 1 on errors
+  build               regenerate generated/ from gateway.yaml and schemas/
+  start [options]     serve; --config FILE (default: generated tables of gateway.yaml), --port N, --host H,
+                      --simulate (built-in simulated vendors; default when no vendor key is set)
+  dev [options]       start with listhen (pretty URL, reload on restart)`;
+
+async function runCheck(file = 'gateway.yaml'): Promise<number> {
+  const { problems } = await compileConfigFile(file);
+  for (const problem of problems) console.log(formatProblem(problem));
+  if (problems.length === 0) console.log(`${file}: ok`);
+  return problems.length ? 1 : 0;
+}
+
+async function loadConfig(file?: string): Promise<CompiledConfig> {
+  if (!file) return (await import('../generated/config.ts')).config;
+  const { config, problems } = await compileConfigFile(file);
+  if (!config) {
+    for (const problem of problems) console.error(formatProblem(problem));
+    process.exit(1);
+  }
+  return config;
+}
+
+function hasVendorKeys(config: CompiledConfig, env: NodeJS.ProcessEnv): boolean {
+  return Object.values(config.vendors).some((v) => v.auth.kind !== 'none' && env[v.auth.env]);
+}
+
+async function runStart(args: string[], dev: boolean): Promise<number> {
+  const { createLogger } = await import('./logger.ts');
+  const { createGateway } = await import('./runtime/create-gateway.ts');
+  const { SIMULATOR_CLIENT_KEY, simulateVendors } = await import('./simulate.ts');
+  const { values } = parseArgs({
+    args,
+    options: {
+      config: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      simulate: { type: 'boolean' },
+      'log-level': { type: 'string' },
+    },
+  });
+  const logger = createLogger(values['log-level'] ?? process.env.GATEWAY_LOG_LEVEL ?? 'info');
+  let config = await loadConfig(values.config);
+  let env = process.env;
+  const simulate = values.simulate ?? !hasVendorKeys(config, env);
+  if (simulate) {
+    const setup = await simulateVendors(config, env);
+    config = setup.config;
+    env = setup.env;
+    logger.warn(`simulate mode: every vendor is a built-in simulator; client key: ${SIMULATOR_CLIENT_KEY}`);
+  }
+  const gateway = createGateway({ config, env, onUsage: [(event) => logger.info(event, 'request')] });
+  const port = values.port !== undefined ? Number(values.port) : config.server.port;
+  const host = values.host ?? config.server.host;
+  if (dev) {
+    const { listen } = await import('listhen');
+    await listen(gateway.server.listeners('request')[0] as never, { port, hostname: host, showURL: true });
+    return 0;
+  }
+  const url = await gateway.listen(port, host);
+  logger.info(`listening on ${url}`);
+  const stop = () => void gateway.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return 0;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === 'check') return runCheck(rest[0]);
+  if (command === 'build') {
+    const { build } = await import('../scripts/build.ts');
+    await build(rest[0]);
+    return 0;
+  }
+  if (command === 'start' || command === 'dev') return runStart(rest, command === 'dev');
+  console.log(USAGE);
+  return command ? 2 : 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== 0) process.exit(code);
+  },
+  (error: Error) => {
+    console.error(error.message);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,136 @@
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { Ajv, addFormats } from '../lib/ajv.ts';
+import gatewaySchema from '../../schemas/gateway.schema.json' with { type: 'json' };
+import { OPERATIONS } from './types.ts';
+import type { LoadedConfig, Problem } from './load.ts';
+
+type Path = (string | number)[];
+
+let validateShape: ValidateFunction | undefined;
+
+/** The ajv validator of gateway.yaml's shape, compiled once. */
+function getShapeValidator() {
+  if (!validateShape) {
+    const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
+    addFormats(ajv);
+    validateShape = ajv.compile(gatewaySchema);
+  }
+  return validateShape;
+}
+
+function toPath(instancePath: string): Path {
+  if (!instancePath) return [];
+  return instancePath
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+}
+
+function describe(error: ErrorObject): { path: Path; message: string } {
+  const path = toPath(error.instancePath);
+  const params = error.params as Record<string, any>;
+  if (error.keyword === 'additionalProperties') {
+    return { path: [...path, params.additionalProperty], message: `unknown field "${params.additionalProperty}"` };
+  }
+  if (error.keyword === 'enum') return { path, message: `must be one of: ${params.allowedValues.join(', ')}` };
+  if (error.keyword === 'required') return { path, message: `missing required field "${params.missingProperty}"` };
+  if (error.keyword === 'pattern') return { path, message: `"${String(error.data)}" does not match ${params.pattern}` };
+  return { path, message: error.message ?? 'is invalid' };
+}
+
+/** Schema problems, keeping only the most specific error of each place (oneOf noise dropped). */
+function checkShape(loaded: LoadedConfig): Problem[] {
+  const validate = getShapeValidator();
+  if (validate(loaded.value)) return [];
+  const errors = (validate.errors ?? []).map(describe);
+  const specific = errors.filter((error, index) => {
+    const key = error.path.join('/');
+    const generic = /must match (exactly one|a) schema|must be (equal to constant|object|string)/.test(error.message);
+    const deeper = errors.some((other, j) => j !== index && other.path.join('/').startsWith(key) && other.path.length > error.path.length);
+    return !(generic && deeper) && !(generic && errors.some((o, j) => j !== index && o.path.join('/') === key && !/must match|constant/.test(o.message)));
+  });
+  const seen = new Set<string>();
+  return specific.flatMap(({ path, message }) => {
+    const text = `${path.join('.') || '(root)'}: ${message}`;
+    if (seen.has(text)) return [];
+    seen.add(text);
+    return [{ file: loaded.file, ...loaded.locate(path), message: text }];
+  });
+}
+
+/** References between sections: vendors, models, transforms, schemas, routes. */
+function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): Problem[] {
+  const config = loaded.value as any;
+  const problems: Problem[] = [];
+  const report = (path: Path, message: string) =>
+    problems.push({ file: loaded.file, ...loaded.locate(path), message: `${path.join('.')}: ${message}` });
+  const vendors = config.vendors ?? {};
+  const models = config.models ?? {};
+  const transforms = config.transforms ?? {};
+
+  for (const [name, vendor] of Object.entries<any>(vendors)) {
+    let url: URL | undefined;
+    try {
+      url = new URL(vendor.base_url);
+    } catch {
+      report(['vendors', name, 'base_url'], `invalid URL "${vendor.base_url}"`);
+    }
+    if (url && url.protocol !== 'https:' && url.protocol !== 'http:') {
+      report(['vendors', name, 'base_url'], `URL must be http or https, got "${url.protocol}"`);
+    }
+  }
+  const checkTarget = (path: Path, ref: any) => {
+    if (typeof ref === 'string' || (ref && ref.vendor === undefined)) {
+      const id = typeof ref === 'string' ? ref : ref.model;
+      if (!(id in models)) report(path, `unknown model "${id}"`);
+      else if (!models[id].vendor) report(path, `model "${id}" has no vendor of its own to target`);
+    } else if (ref && !(ref.vendor in vendors)) {
+      report([...path, 'vendor'], `unknown vendor "${ref.vendor}"`);
+    }
+  };
+  for (const [id, model] of Object.entries<any>(models)) {
+    if (model.vendor !== undefined && !(model.vendor in vendors)) report(['models', id, 'vendor'], `unknown vendor "${model.vendor}"`);
+    if (model.vendor === undefined && !model.targets) report(['models', id], 'needs a vendor or targets');
+    if (model.vendor !== undefined && model.targets) report(['models', id, 'targets'], 'give either vendor or targets, not both');
+    (model.targets ?? []).forEach((ref: any, i: number) => checkTarget(['models', id, 'targets', i], ref));
+    (model.fallback ?? []).forEach((ref: any, i: number) => checkTarget(['models', id, 'fallback', i], ref));
+    const transform = model.images?.transform;
+    if (transform !== undefined && !(transform in transforms)) {
+      report(['models', id, 'images', 'transform'], `unknown transform "${transform}"`);
+    }
+  }
+  const seenRoutes = new Map<string, number>();
+  (config.routes ?? []).forEach((route: any, i: number) => {
+    const key = `${route.method} ${route.path}`;
+    if (seenRoutes.has(key)) report(['routes', i, 'path'], `duplicate route ${key} (first at routes.${seenRoutes.get(key)})`);
+    seenRoutes.set(key, i);
+    if (route.schema !== undefined && !schemaIds.has(route.schema)) {
+      report(['routes', i, 'schema'], `unknown schema "${route.schema}" (none in schemas/endpoints/)`);
+    }
+    if (!OPERATIONS.includes(route.op)) report(['routes', i, 'op'], `unknown operation "${route.op}"`);
+    const model = String(route.model ?? 'none');
+    if (model.startsWith('path.') && !route.path.includes(`{${model.slice(5)}}`)) {
+      report(['routes', i, 'model'], `path has no parameter {${model.slice(5)}}`);
+    }
+  });
+  const keyNames = new Set<string>();
+  (config.keys ?? []).forEach((key: any, i: number) => {
+    if (keyNames.has(key.name)) report(['keys', i, 'name'], `duplicate key name "${key.name}"`);
+    keyNames.add(key.name);
+  });
+  return problems;
+}
+
+/** Every problem of a loaded config: YAML syntax, schema shape, then cross-references. */
+export function checkConfig(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): Problem[] {
+  if (loaded.problems.length) return loaded.problems;
+  const shape = checkShape(loaded);
+  if (shape.length) return shape;
+  return checkReferences(loaded, schemaIds);
+}
+
+/** Formats a problem as `file:line:col: message`. */
+export function formatProblem(problem: Problem): string {
+  return `${problem.file}:${problem.line}:${problem.col}: ${problem.message}`;
+}

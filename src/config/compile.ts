@@ -1,0 +1,168 @@
+import type {
+  CompiledConfig,
+  ImageOptions,
+  KeyEntry,
+  ModelEntry,
+  ModelSource,
+  RouteEntry,
+  TargetEntry,
+  TransformOp,
+  VendorAuth,
+  VendorEntry,
+} from './types.ts';
+import { envName, parseDuration, parseSize } from './units.ts';
+
+const DEFAULT_TIMEOUT = '600s';
+
+function sortedRecord<T>(entries: [string, T][]): Record<string, T> {
+  return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+function compileAuth(auth: any): VendorAuth {
+  if (auth === undefined || auth === 'none') return { kind: 'none' };
+  if (auth.bearer) return { kind: 'bearer', env: envName(auth.bearer) };
+  if (auth.header) return { kind: 'header', header: auth.header.toLowerCase(), env: envName(auth.value) };
+  return { kind: 'query', param: auth.query, env: envName(auth.value) };
+}
+
+function compileVendor(name: string, raw: any): VendorEntry {
+  const both = raw.timeout ?? DEFAULT_TIMEOUT;
+  const headers = sortedRecord(Object.entries<string>(raw.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  return {
+    name,
+    protocol: raw.protocol,
+    baseUrl: String(raw.base_url).replace(/\/+$/, ''),
+    auth: compileAuth(raw.auth),
+    headers,
+    timeouts: {
+      headersMs: parseDuration(raw.headers_timeout ?? both),
+      bodyMs: parseDuration(raw.idle_timeout ?? both),
+    },
+    connections: raw.connections ?? 128,
+    ...(raw.proxy ? { proxy: raw.proxy } : {}),
+    ...(raw.ca_file ? { caFile: raw.ca_file } : {}),
+    policyErrorCodes: [...(raw.policy_error_codes ?? [])].sort(),
+  };
+}
+
+function compileTarget(ref: any, models: Record<string, any>): TargetEntry {
+  const weight = typeof ref === 'object' && ref.weight !== undefined ? ref.weight : 1;
+  if (typeof ref === 'object' && ref.vendor !== undefined) {
+    return { vendor: ref.vendor, upstream: ref.upstream ?? ref.model, weight };
+  }
+  const id = typeof ref === 'string' ? ref : ref.model;
+  const model = models[id];
+  return { vendor: model.vendor, upstream: model.upstream ?? id, weight };
+}
+
+function compileImages(raw: any): ImageOptions {
+  return {
+    shape: raw.shape ?? 'openai',
+    ...(raw.max_n !== undefined ? { maxN: raw.max_n } : {}),
+    splitN: raw.split_n ?? false,
+    ...(raw.sizes ? { sizes: raw.sizes } : {}),
+    ...(raw.qualities ? { qualities: raw.qualities } : {}),
+    ...(raw.styles ? { styles: raw.styles } : {}),
+    styleUnsupported: raw.style_unsupported ?? 'reject',
+    ...(raw.response_formats ? { responseFormats: raw.response_formats } : {}),
+    rehost: raw.rehost ?? false,
+    b64FromUrl: raw.b64_from_url ?? true,
+    b64Only: raw.b64_only ?? false,
+    ...(raw.transform ? { transform: raw.transform } : {}),
+    ...(raw.default_n !== undefined ? { defaultN: raw.default_n } : {}),
+    pollTimeoutMs: parseDuration(raw.poll_timeout ?? '300s'),
+  };
+}
+
+function compileModel(id: string, raw: any, models: Record<string, any>, vendors: Record<string, any>): ModelEntry {
+  const targets: TargetEntry[] = raw.targets
+    ? raw.targets.map((ref: any) => compileTarget(ref, models))
+    : [{ vendor: raw.vendor, upstream: raw.upstream ?? id, weight: 1 }];
+  const routing = raw.routing ?? {};
+  const entry: ModelEntry = {
+    id,
+    targets,
+    fallback: (raw.fallback ?? []).map((ref: any) => compileTarget(ref, models)),
+    routing: {
+      retries: routing.retries ?? 0,
+      fallbackOn: routing.fallback_on ?? ['429', '5xx', 'timeout', 'connect'],
+      ...(routing.attempt_timeout ? { attemptTimeoutMs: parseDuration(routing.attempt_timeout) } : {}),
+      ...(routing.deadline ? { deadlineMs: parseDuration(routing.deadline) } : {}),
+      cooldownAfter: routing.cooldown_after ?? 3,
+      cooldownMs: parseDuration(routing.cooldown ?? '30s'),
+    },
+    chat: { defaultMaxTokens: raw.chat?.default_max_tokens ?? 4096, strict: raw.chat?.strict ?? false },
+    ownedBy: raw.owned_by ?? targets[0].vendor ?? 'gateway',
+  };
+  if (raw.images) entry.images = compileImages(raw.images);
+  void vendors;
+  return entry;
+}
+
+function compileModelSource(text: string | undefined): ModelSource {
+  if (!text || text === 'none') return { from: 'none', name: '' };
+  if (text === 'task') return { from: 'task', name: 'task_id' };
+  const [from, name] = text.split('.') as [ModelSource['from'], string];
+  return { from, name };
+}
+
+function compileRoute(raw: any): RouteEntry {
+  const model = compileModelSource(raw.model);
+  const body: RouteEntry['body'] = model.from === 'multipart' ? 'multipart' : raw.method === 'GET' ? 'none' : 'json';
+  return {
+    method: raw.method,
+    path: raw.path,
+    style: raw.style,
+    op: raw.op,
+    model,
+    body,
+    ...(raw.schema ? { schema: raw.schema } : {}),
+  };
+}
+
+function compileKey(raw: any): KeyEntry {
+  return {
+    name: raw.name,
+    secret: raw.key ? { env: envName(raw.key) } : { sha256: raw.sha256 },
+    models: raw.models,
+    limits: raw.limits ?? {},
+    strict: raw.strict ?? false,
+  };
+}
+
+function compileTransformOp(raw: any): TransformOp {
+  const [op, args] = Object.entries<any>(raw)[0];
+  return { op, ...args } as TransformOp;
+}
+
+/** Turns a checked config value (see check.ts) into the compiled, sorted, secret-free tables. */
+export function compileConfig(value: unknown): CompiledConfig {
+  const raw = value as any;
+  const server = raw.server ?? {};
+  const vendors = raw.vendors ?? {};
+  const models = raw.models ?? {};
+  const store = server.store ?? 'memory';
+  return {
+    server: {
+      host: server.host ?? '0.0.0.0',
+      port: server.port ?? 8787,
+      bodyLimitBytes: parseSize(server.body_limit ?? '25mb'),
+      ...(server.tls ? { tls: { certFile: server.tls.cert, keyFile: server.tls.key } } : {}),
+      taskSecret: { env: envName(server.task_secret ?? 'env:GATEWAY_TASK_SECRET') },
+      imageDir: server.image_dir ?? '.gateway-images',
+      ...(server.public_url ? { publicUrl: String(server.public_url).replace(/\/+$/, '') } : {}),
+      store:
+        store === 'memory'
+          ? { kind: 'memory' }
+          : { kind: 'redis', env: envName(store), failOpen: (server.store_failure ?? 'fail-open') === 'fail-open' },
+      defaultLimits: server.limits ?? {},
+    },
+    keys: (raw.keys ?? []).map(compileKey),
+    vendors: sortedRecord(Object.entries<any>(vendors).map(([name, v]) => [name, compileVendor(name, v)])),
+    models: sortedRecord(Object.entries<any>(models).map(([id, m]) => [id, compileModel(id, m, models, vendors)])),
+    routes: (raw.routes ?? []).map(compileRoute),
+    transforms: sortedRecord(
+      Object.entries<any>(raw.transforms ?? {}).map(([name, ops]) => [name, ops.map(compileTransformOp)]),
+    ),
+  };
+}

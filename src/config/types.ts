@@ -1,0 +1,214 @@
+/**
+ * The compiled configuration: what `scripts/build.ts` emits into `generated/` and what the runtime
+ * reads. Plain JSON data only (no functions, no secrets): secrets are named by environment variable
+ * and resolved when the gateway starts.
+ */
+
+/** A caller's protocol style: the error shape, auth headers and SSE framing the client expects. */
+export type Style = 'openai' | 'anthropic' | 'gemini';
+
+/** A vendor's wire protocol; the adapter in `src/protocols/<name>.ts` speaks it. */
+export type Protocol = 'openai' | 'anthropic' | 'gemini' | 'dashscope';
+
+/** Every operation a route can name. Each protocol adapter declares which of them it serves. */
+export const OPERATIONS = [
+  'audio-speech',
+  'audio-transcriptions',
+  'audio-translations',
+  'chat',
+  'completions',
+  'count-tokens',
+  'embeddings',
+  'generate-content',
+  'images-edits',
+  'images-generations',
+  'messages',
+  'model-get',
+  'models-list',
+  'moderations',
+  'realtime',
+  'rerank',
+  'responses',
+  'responses-compact',
+  'stream-generate-content',
+  'videos-content',
+  'videos-create',
+  'videos-get',
+] as const;
+
+/** One operation name from {@link OPERATIONS}. */
+export type Operation = (typeof OPERATIONS)[number];
+
+/** Where a route finds the model id of a request. */
+export interface ModelSource {
+  /** body: JSON body field; path: path parameter; multipart: form field; query: query parameter;
+   *  task: the signed task id in the path (video lookups); none: no model (listings). */
+  from: 'body' | 'path' | 'multipart' | 'query' | 'task' | 'none';
+  /** Field, parameter or form-field name (empty for `none`). */
+  name: string;
+}
+
+/** A compiled route: method + path template → operation in a caller style. */
+export interface RouteEntry {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path template with `{param}` segments, e.g. `/v1beta/models/{model}:generateContent`. */
+  path: string;
+  style: Style;
+  op: Operation;
+  model: ModelSource;
+  /** How the request body is read. */
+  body: 'json' | 'multipart' | 'none';
+  /** Request schema id (file name under `schemas/endpoints/` without `.json`), if any. */
+  schema?: string;
+}
+
+/** A secret named by environment variable (never the value). */
+export interface EnvRef {
+  env: string;
+}
+
+/** How the gateway authenticates to a vendor. */
+export type VendorAuth =
+  | { kind: 'bearer'; env: string }
+  | { kind: 'header'; header: string; env: string }
+  | { kind: 'query'; param: string; env: string }
+  | { kind: 'none' };
+
+/** Request-rate, token-rate and concurrency limits of a client key. */
+export interface LimitSpec {
+  rpm?: number;
+  tpm?: number;
+  concurrency?: number;
+}
+
+/** A client key: its secret (env var or sha256 hex digest), allowed model globs and limits. */
+export interface KeyEntry {
+  name: string;
+  secret: { env: string } | { sha256: string };
+  /** Glob patterns (`*` wildcard) of model ids this key may use. */
+  models: string[];
+  limits: LimitSpec;
+  /** Reject fields that cannot be translated instead of dropping them. */
+  strict: boolean;
+}
+
+/** A vendor: protocol, origin and how to call it. */
+export interface VendorEntry {
+  name: string;
+  protocol: Protocol;
+  /** Base URL without trailing slash, e.g. `https://api.openai.com/v1`. */
+  baseUrl: string;
+  auth: VendorAuth;
+  /** Extra headers added to every request (e.g. `anthropic-version`). */
+  headers: Record<string, string>;
+  /** Wait for response headers / silence between body bytes, in milliseconds. */
+  timeouts: { headersMs: number; bodyMs: number };
+  /** Keep-alive connections per origin. */
+  connections: number;
+  /** Optional outbound HTTP proxy URL and CA bundle file. */
+  proxy?: string;
+  caFile?: string;
+  /** Vendor error codes that mean a content-policy violation (mapped to `content_policy_violation`). */
+  policyErrorCodes: string[];
+}
+
+/** One concrete place a model is served: a vendor and the model name it knows. */
+export interface TargetEntry {
+  vendor: string;
+  upstream: string;
+  weight: number;
+}
+
+/** Image-generation options of a model (see issue 3). */
+export interface ImageOptions {
+  /** `openai` = shape A (`size` WxH); `envelope` = shape B (`input`/`parameters`, `size` W*H). */
+  shape: 'openai' | 'envelope';
+  maxN?: number;
+  /** Split n > maxN into parallel upstream calls instead of answering 400. */
+  splitN: boolean;
+  sizes?: string[];
+  qualities?: string[];
+  styles?: string[];
+  /** What happens to `style` on a model that takes none. */
+  styleUnsupported: 'reject' | 'drop';
+  responseFormats?: string[];
+  /** Re-host vendor URLs for 24 hours. */
+  rehost: boolean;
+  /** Fetch URLs and answer base64 when `b64_json` is asked for. */
+  b64FromUrl: boolean;
+  /** The vendor answers base64 only. */
+  b64Only: boolean;
+  /** Name of a transform (under `transforms:`) applied to shape-A bodies. */
+  transform?: string;
+  /** Default sent to the vendor when the client sent no n (vendor default contradicts the spec). */
+  defaultN?: number;
+  pollTimeoutMs: number;
+}
+
+/** Chat options of a model (see issue 4). */
+export interface ChatOptions {
+  /** max_tokens sent when the target protocol requires it and the client sent none. */
+  defaultMaxTokens: number;
+  strict: boolean;
+}
+
+/** Retry and fallback policy of a model (see issue 6). */
+export interface RoutingPolicy {
+  retries: number;
+  fallbackOn: string[];
+  attemptTimeoutMs?: number;
+  deadlineMs?: number;
+  cooldownAfter: number;
+  cooldownMs: number;
+}
+
+/** A model as clients name it, and where it is served. */
+export interface ModelEntry {
+  id: string;
+  /** Weighted primary targets (one in the common case). */
+  targets: TargetEntry[];
+  /** Ordered fallback targets. */
+  fallback: TargetEntry[];
+  routing: RoutingPolicy;
+  images?: ImageOptions;
+  chat: ChatOptions;
+  /** Display name and owner used by the model listings. */
+  ownedBy: string;
+}
+
+/** One op of a declarative transform (issue 3); each op kind is implemented once in src/transforms. */
+export type TransformOp =
+  | { op: 'move'; from: string; to: string }
+  | { op: 'set'; at: string; value: unknown }
+  | { op: 'default'; at: string; value: unknown }
+  | { op: 'replace'; at: string; find: string; with: string }
+  | { op: 'map'; at: string; values: Record<string, unknown> }
+  | { op: 'drop'; at: string };
+
+/** Server settings. */
+export interface ServerSettings {
+  host: string;
+  port: number;
+  bodyLimitBytes: number;
+  tls?: { certFile: string; keyFile: string };
+  /** Signs task ids handed to clients (env var name). */
+  taskSecret: EnvRef;
+  /** Where re-hosted images are kept. */
+  imageDir: string;
+  /** Public base URL used in re-hosted image URLs (defaults to the request's host). */
+  publicUrl?: string;
+  /** Shared store for limits and cooldowns: `memory` or a `redis://` URL from env. */
+  store: { kind: 'memory' } | { kind: 'redis'; env: string; failOpen: boolean };
+  /** Default limits of keys that set none. */
+  defaultLimits: LimitSpec;
+}
+
+/** The whole compiled configuration. Sorted and stable so generated output is deterministic. */
+export interface CompiledConfig {
+  server: ServerSettings;
+  keys: KeyEntry[];
+  vendors: Record<string, VendorEntry>;
+  models: Record<string, ModelEntry>;
+  routes: RouteEntry[];
+  transforms: Record<string, TransformOp[]>;
+}

@@ -1,0 +1,39 @@
+import type { ProtocolAdapter } from './types.ts';
+import type { Usage } from '../runtime/types.ts';
+
+/** Reads Anthropic usage from a message, `message_start` (`message.usage`) or `message_delta` (`usage`). */
+function readUsage(json: any): Usage | undefined {
+  const usage = json?.usage ?? json?.message?.usage;
+  if (!usage || typeof usage !== 'object') return undefined;
+  const cached = usage.cache_read_input_tokens;
+  const input =
+    usage.input_tokens === undefined
+      ? undefined
+      : usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (cached ?? 0);
+  const output = usage.output_tokens;
+  return {
+    inputTokens: input,
+    outputTokens: output,
+    totalTokens: input !== undefined && output !== undefined ? input + output : undefined,
+    cachedTokens: cached,
+  };
+}
+
+/** The Anthropic messages protocol. */
+export const anthropicAdapter: ProtocolAdapter = {
+  protocol: 'anthropic',
+  style: 'anthropic',
+  passthrough: {
+    messages: { method: 'POST', path: '/v1/messages', model: 'body' },
+    'count-tokens': { method: 'POST', path: '/v1/messages/count_tokens', model: 'body' },
+  },
+  requestHeaders: ['content-type', 'accept', 'anthropic-beta'],
+  readUsage,
+  readError(status, body: any) {
+    const error = body?.error;
+    if (error && typeof error === 'object') {
+      return { code: String(error.type ?? status), message: String(error.message ?? ''), type: error.type };
+    }
+    return { code: `http_${status}`, message: `vendor answered ${status}` };
+  },
+};

@@ -1,0 +1,36 @@
+import type { ProtocolAdapter } from './types.ts';
+import type { Usage } from '../runtime/types.ts';
+
+/** Reads Gemini `usageMetadata` (every stream chunk carries it; the last one holds the final counts). */
+function readUsage(json: any): Usage | undefined {
+  const usage = json?.usageMetadata;
+  if (!usage || typeof usage !== 'object') return undefined;
+  return {
+    inputTokens: usage.promptTokenCount,
+    outputTokens:
+      usage.candidatesTokenCount === undefined ? undefined : usage.candidatesTokenCount + (usage.thoughtsTokenCount ?? 0),
+    totalTokens: usage.totalTokenCount,
+    cachedTokens: usage.cachedContentTokenCount,
+    reasoningTokens: usage.thoughtsTokenCount,
+  };
+}
+
+/** The Gemini generate-content protocol (Google AI `v1beta`). */
+export const geminiAdapter: ProtocolAdapter = {
+  protocol: 'gemini',
+  style: 'gemini',
+  passthrough: {
+    'generate-content': { method: 'POST', path: '/models/{model}:generateContent', model: 'path' },
+    'stream-generate-content': { method: 'POST', path: '/models/{model}:streamGenerateContent', model: 'path' },
+    'count-tokens': { method: 'POST', path: '/models/{model}:countTokens', model: 'path' },
+  },
+  requestHeaders: ['content-type', 'accept'],
+  readUsage,
+  readError(status, body: any) {
+    const error = body?.error;
+    if (error && typeof error === 'object') {
+      return { code: String(error.status ?? status), message: String(error.message ?? ''), type: error.status };
+    }
+    return { code: `http_${status}`, message: `vendor answered ${status}` };
+  },
+};

@@ -1,0 +1,50 @@
+import type { ProtocolAdapter } from './types.ts';
+import type { Usage } from '../runtime/types.ts';
+
+/** Reads OpenAI usage: chat/completions/embeddings (`prompt_tokens`...) and responses (`input_tokens`...). */
+function readUsage(json: any): Usage | undefined {
+  const usage = json?.usage ?? json?.response?.usage;
+  if (!usage || typeof usage !== 'object') return undefined;
+  const input = usage.prompt_tokens ?? usage.input_tokens;
+  const output = usage.completion_tokens ?? usage.output_tokens;
+  return {
+    inputTokens: input,
+    outputTokens: output,
+    totalTokens: usage.total_tokens ?? (input !== undefined ? input + (output ?? 0) : undefined),
+    cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? usage.input_tokens_details?.cached_tokens,
+    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? usage.output_tokens_details?.reasoning_tokens,
+  };
+}
+
+/** The OpenAI protocol (and every OpenAI-compatible vendor): `/v1/*` endpoints forwarded as they are. */
+export const openaiAdapter: ProtocolAdapter = {
+  protocol: 'openai',
+  style: 'openai',
+  passthrough: {
+    chat: { method: 'POST', path: '/chat/completions', model: 'body' },
+    responses: { method: 'POST', path: '/responses', model: 'body' },
+    'responses-compact': { method: 'POST', path: '/responses/compact', model: 'body' },
+    completions: { method: 'POST', path: '/completions', model: 'body' },
+    embeddings: { method: 'POST', path: '/embeddings', model: 'body' },
+    rerank: { method: 'POST', path: '/rerank', model: 'body' },
+    'images-generations': { method: 'POST', path: '/images/generations', model: 'body' },
+    'images-edits': { method: 'POST', path: '/images/edits', model: 'none' },
+    'audio-speech': { method: 'POST', path: '/audio/speech', model: 'body' },
+    'audio-transcriptions': { method: 'POST', path: '/audio/transcriptions', model: 'none' },
+    'audio-translations': { method: 'POST', path: '/audio/translations', model: 'none' },
+    'videos-create': { method: 'POST', path: '/videos', model: 'body' },
+    'videos-get': { method: 'GET', path: '/videos/{task_id}', model: 'none' },
+    'videos-content': { method: 'GET', path: '/videos/{task_id}/content', model: 'none' },
+    moderations: { method: 'POST', path: '/moderations', model: 'body' },
+    realtime: { method: 'GET', path: '/realtime', model: 'none' },
+  },
+  requestHeaders: ['content-type', 'accept', 'openai-beta'],
+  readUsage,
+  readError(status, body: any) {
+    const error = body?.error;
+    if (error && typeof error === 'object') {
+      return { code: String(error.code ?? error.type ?? status), message: String(error.message ?? ''), type: error.type };
+    }
+    return { code: `http_${status}`, message: typeof body === 'string' ? body.slice(0, 200) : `vendor answered ${status}` };
+  },
+};

@@ -1,0 +1,39 @@
+import type { Operation, Protocol, Style } from '../config/types.ts';
+import type { OpHandler, Usage } from '../runtime/types.ts';
+
+/** A vendor endpoint an operation is forwarded to unchanged (apart from the model name). */
+export interface PassthroughEndpoint {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path relative to the vendor base URL; `{model}` is replaced by the upstream model name,
+   *  other `{param}`s by the route's path parameters. */
+  path: string;
+  /** Where the model name travels to the vendor: rewritten in the JSON body, in the path, or nowhere. */
+  model: 'body' | 'path' | 'none';
+}
+
+/** A vendor error read from its body: code, message and the vendor's own type, if any. */
+export interface VendorErrorInfo {
+  code: string;
+  message: string;
+  type?: string;
+}
+
+/**
+ * What the gateway knows about one wire protocol. One file per protocol in `src/protocols/`;
+ * this is the only place (with gateway.yaml) that holds vendor knowledge.
+ */
+export interface ProtocolAdapter {
+  protocol: Protocol;
+  /** The caller style that speaks this protocol natively (none for envelope-only protocols). */
+  style?: Style;
+  /** Operations forwarded byte-for-byte when the caller's style is `style`. */
+  passthrough: Partial<Record<Operation, PassthroughEndpoint>>;
+  /** Request headers (lowercase) a client may send that are forwarded to this protocol's vendors. */
+  requestHeaders: readonly string[];
+  /** Reads token usage from a parsed response body or one parsed stream event. */
+  readUsage(json: any): Usage | undefined;
+  /** Reads a vendor error body (already parsed JSON, or undefined when it was not JSON). */
+  readError(status: number, body: unknown): VendorErrorInfo;
+  /** Operations this protocol serves with logic of its own (e.g. asynchronous image tasks). */
+  handlers?: Partial<Record<Operation, OpHandler>>;
+}

@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { Style } from '../config/types.ts';
+import { GatewayError, renderError, renderStreamError, toGatewayError } from '../errors.ts';
+import { authenticate } from './auth.ts';
+import { readMultipartModel } from './multipart.ts';
+import { getHandler, getModellessHandler } from './plan.ts';
+import { parseJsonBody, readBody } from './read-body.ts';
+import { readModelId, resolveModel } from './resolve-model.ts';
+import { validateBody } from './validate.ts';
+import { callVendor } from './vendor-call.ts';
+import type { OpCall, RequestContext, Snapshot, UsageEvent } from './types.ts';
+
+/** Receives the one usage event every request ends with. */
+export type UsageSink = (event: UsageEvent) => void;
+
+/** Guesses the caller's style for a request that matched no route (for the 404 body). */
+function guessStyle(path: string): Style {
+  if (path.startsWith('/v1beta/')) return 'gemini';
+  if (path.startsWith('/v1/messages')) return 'anthropic';
+  return 'openai';
+}
+
+function createContext(req: IncomingMessage, res: ServerResponse, snapshot: Snapshot, abort: AbortController): RequestContext {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  const match = snapshot.match(req.method ?? 'GET', path);
+  const route = match?.route ?? { method: 'GET', path, style: guessStyle(path), op: 'models-list', model: { from: 'none', name: '' }, body: 'none' };
+  return {
+    id: randomUUID(),
+    startedAt: performance.now(),
+    deadline: Date.now() + 600_000,
+    signal: abort.signal,
+    style: route.style,
+    route: route as RequestContext['route'],
+    params: match?.params ?? {},
+    query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
+    snapshot,
+    usage: {},
+    vendorCalls: 0,
+    req,
+    res,
+    matched: match !== undefined,
+  } as RequestContext & { matched: boolean };
+}
+
+/** Sends an error in the caller's style, or ends an open stream with the style's error event. */
+export function sendError(ctx: RequestContext, error: GatewayError): void {
+  const { res } = ctx;
+  if (res.headersSent) {
+    if (!res.writableEnded && !res.destroyed) res.end(renderStreamError(ctx.style, error, ctx.id));
+    return;
+  }
+  const rendered = renderError(ctx.style, error, ctx.id);
+  res.writeHead(rendered.status, { ...rendered.headers, 'x-request-id': ctx.id, 'content-length': String(Buffer.byteLength(rendered.body)) });
+  res.end(rendered.body);
+}
+
+async function serve(ctx: RequestContext & { matched?: boolean }): Promise<void> {
+  const { route } = ctx;
+  if (!ctx.matched) throw new GatewayError(404, 'route_not_found', `No route for ${ctx.req.method} ${ctx.route.path}.`);
+  ctx.key = authenticate(ctx);
+  if (route.model.from === 'none') {
+    await getModellessHandler(route.op)({ ctx, body: undefined } as OpCall);
+    return;
+  }
+  let body: any;
+  let raw: Buffer | undefined;
+  let upload: OpCall['upload'];
+  let multipartModel: string | undefined;
+  const limit = ctx.snapshot.config.server.bodyLimitBytes;
+  if (route.body === 'json') {
+    raw = await readBody(ctx.req, limit);
+    body = parseJsonBody(raw);
+    if (route.schema) validateBody(route.schema, body);
+  } else if (route.body === 'multipart') {
+    const form = await readMultipartModel(ctx.req, { field: route.model.name, limitBytes: limit, signal: ctx.signal });
+    multipartModel = form.model;
+    upload = form.body;
+    ctx.res.once('close', () => void form.cleanup());
+  }
+  const modelId = readModelId(ctx, body, multipartModel);
+  const model = resolveModel(ctx, modelId);
+  const target = model.targets[0];
+  const vendor = ctx.snapshot.vendors.get(target.vendor)!;
+  ctx.modelId = modelId;
+  ctx.model = model;
+  ctx.target = target;
+  ctx.vendor = vendor;
+  const call: OpCall = {
+    ctx,
+    body,
+    raw,
+    upload,
+    model,
+    target,
+    vendor,
+    callVendor: (request, vendorName) =>
+      callVendor(ctx, vendorName ? ctx.snapshot.vendors.get(vendorName)! : vendor, request),
+  };
+  if (upload) call.raw = undefined;
+  await getHandler(route.op, ctx.style, vendor.config.protocol)(call);
+}
+
+function toUsageEvent(ctx: RequestContext, error?: GatewayError): UsageEvent {
+  return {
+    requestId: ctx.id,
+    key: ctx.key?.config.name,
+    model: ctx.modelId,
+    vendor: ctx.vendor?.config.name,
+    op: ctx.route.op,
+    style: ctx.style,
+    status: error?.status ?? ctx.res.statusCode,
+    ...(error ? { error: error.code } : {}),
+    ttfbMs: ctx.ttfbMs,
+    durationMs: performance.now() - ctx.startedAt,
+    vendorCalls: ctx.vendorCalls,
+    usage: ctx.usage,
+  };
+}
+
+/**
+ * The gateway's request listener: route → auth → body → model → handler, every error rendered in the
+ * caller's style, and one usage event at the end. The snapshot is taken once, at the request's start.
+ */
+export function createRequestHandler(
+  getSnapshot: () => Snapshot,
+  sink: UsageSink,
+  fallback?: (req: IncomingMessage, res: ServerResponse) => boolean,
+) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const abort = new AbortController();
+    const ctx = createContext(req, res, getSnapshot(), abort);
+    if (!(ctx as { matched?: boolean }).matched && fallback?.(req, res)) return;
+    let failure: GatewayError | undefined;
+    res.once('close', () => {
+      if (!res.writableFinished) abort.abort();
+      sink(toUsageEvent(ctx, failure));
+    });
+    serve(ctx).catch((error: unknown) => {
+      failure = toGatewayError(error);
+      if (failure.status === 499 || res.destroyed) return;
+      sendError(ctx, failure);
+    });
+  };
+}

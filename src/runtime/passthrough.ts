@@ -1,0 +1,147 @@
+import { GatewayError, renderStreamError } from '../errors.ts';
+import { getProtocolAdapter } from '../protocols/index.ts';
+import type { PassthroughEndpoint, ProtocolAdapter } from '../protocols/types.ts';
+import { UsageSniffer } from './usage-sniffer.ts';
+import { readErrorBody, toVendorError } from './vendor-error.ts';
+import type { OpCall, OpHandler, RequestContext, VendorResponse } from './types.ts';
+
+/** Response headers passed from vendor to client; everything else (vendor rate limits, cookies...) stays. */
+const RESPONSE_HEADERS = ['content-type', 'content-length', 'content-disposition', 'cache-control', 'retry-after'];
+
+function buildPath(endpoint: PassthroughEndpoint, call: OpCall): string {
+  let path = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    encodeURIComponent(name === 'model' ? call.target.upstream : (call.ctx.params[name] ?? '')),
+  );
+  const query = new URLSearchParams(call.ctx.query);
+  query.delete('key');
+  const rest = query.toString();
+  if (rest) path += `?${rest}`;
+  return path;
+}
+
+function pickHeaders(ctx: RequestContext, adapter: ProtocolAdapter): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of adapter.requestHeaders) {
+    const value = ctx.req.headers[name];
+    if (typeof value === 'string') picked[name] = value;
+  }
+  return picked;
+}
+
+function buildBody(endpoint: PassthroughEndpoint, call: OpCall) {
+  if (call.upload) return call.upload;
+  if (!call.raw) return undefined;
+  if (endpoint.model === 'body' && call.body.model !== call.target.upstream) {
+    return JSON.stringify({ ...call.body, model: call.target.upstream });
+  }
+  return call.raw;
+}
+
+const MAX_JSON_BYTES = 8 * 1024 * 1024;
+
+function pickResponseHeaders(ctx: RequestContext, response: VendorResponse): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = { 'x-request-id': ctx.id };
+  for (const name of RESPONSE_HEADERS) {
+    const value = response.headers[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
+}
+
+/**
+ * Answers a vendor's 2xx JSON body after checking it is JSON (garbage becomes 502) and reading its usage.
+ * Bodies above 8 MiB are piped instead.
+ */
+async function forwardJson(call: OpCall, response: VendorResponse, adapter: ProtocolAdapter): Promise<void> {
+  const { ctx } = call;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > MAX_JSON_BYTES) {
+      const sniffer = new UsageSniffer(adapter, ctx.usage, false);
+      return pipeBody(call, response, adapter, sniffer, chunks);
+    }
+  }
+  const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new GatewayError(502, 'upstream_bad_response', `Vendor "${call.vendor.config.name}" answered with a body that is not valid JSON.`);
+  }
+  const usage = adapter.readUsage(json);
+  if (usage) Object.assign(ctx.usage, Object.fromEntries(Object.entries(usage).filter(([, v]) => v !== undefined)));
+  const headers = pickResponseHeaders(ctx, response);
+  headers['content-length'] = String(size);
+  ctx.ttfbMs ??= performance.now() - ctx.startedAt;
+  ctx.res.writeHead(response.status, headers);
+  ctx.res.end(body);
+}
+
+/** Pipes a vendor body to the client as it arrives (SSE, audio, video), reading usage on the way. */
+function pipeBody(
+  call: OpCall,
+  response: VendorResponse,
+  adapter: ProtocolAdapter,
+  sniffer: UsageSniffer | undefined,
+  prefix: Buffer[] = [],
+): Promise<void> {
+  const { ctx } = call;
+  const { res } = ctx;
+  const sse = String(response.headers['content-type'] ?? '').startsWith('text/event-stream');
+  ctx.ttfbMs ??= performance.now() - ctx.startedAt;
+  res.writeHead(response.status, pickResponseHeaders(ctx, response));
+  for (const chunk of prefix) {
+    sniffer?.push(chunk);
+    res.write(chunk);
+  }
+  return new Promise((resolve) => {
+    const body = response.body;
+    if (sniffer) body.on('data', (chunk: Buffer) => sniffer.push(chunk));
+    body.on('end', () => {
+      sniffer?.end();
+      resolve();
+    });
+    body.on('error', (error: any) => {
+      if (!res.writableEnded && !res.destroyed && sse) {
+        const timeout = error?.code === 'UND_ERR_BODY_TIMEOUT';
+        const failure = timeout
+          ? new GatewayError(504, 'upstream_timeout', 'The vendor stream went silent for too long.')
+          : new GatewayError(502, 'upstream_stream_failed', 'The vendor stream ended with an error.');
+        res.end(renderStreamError(ctx.style, failure, ctx.id));
+      } else res.destroy();
+      resolve();
+    });
+    res.on('close', () => {
+      if (!body.readableEnded) body.destroy();
+      resolve();
+    });
+    body.pipe(res);
+  });
+}
+
+/** Sends a vendor's 2xx answer to the client: JSON checked then sent, streams and bytes piped. */
+export function pipeResponse(call: OpCall, response: VendorResponse, adapter: ProtocolAdapter): Promise<void> {
+  const contentType = String(response.headers['content-type'] ?? '');
+  if (contentType.includes('json')) return forwardJson(call, response, adapter);
+  const sse = contentType.startsWith('text/event-stream');
+  return pipeBody(call, response, adapter, sse ? new UsageSniffer(adapter, call.ctx.usage, true) : undefined);
+}
+
+/** Forwards an operation to a vendor of the caller's own protocol: original bytes out, vendor bytes back. */
+export function createPassthrough(endpoint: PassthroughEndpoint): OpHandler {
+  return async (call) => {
+    const adapter = getProtocolAdapter(call.vendor.config.protocol);
+    const headers = pickHeaders(call.ctx, adapter);
+    const body = buildBody(endpoint, call);
+    if (typeof body === 'string') headers['content-length'] = String(Buffer.byteLength(body));
+    const response = await call.callVendor({ method: endpoint.method, path: buildPath(endpoint, call), headers, body });
+    if (response.status >= 400) {
+      const { json } = await readErrorBody(response);
+      throw toVendorError(call.vendor, response.status, json);
+    }
+    await pipeResponse(call, response, adapter);
+  };
+}

@@ -1,0 +1,73 @@
+import type { Operation, Protocol, Style } from '../config/types.ts';
+import { GatewayError } from '../errors.ts';
+import { getProtocolAdapter } from '../protocols/index.ts';
+import { createPassthrough } from './passthrough.ts';
+import type { OpHandler } from './types.ts';
+
+/** Operations served the same way whatever the vendor protocol (they consult the model's options). */
+const FEATURE_HANDLERS: Partial<Record<Operation, OpHandler>> = {};
+
+/** Registers a handler that serves an operation for every vendor protocol (images, listings, videos). */
+export function defineFeatureHandler(op: Operation, handler: OpHandler): void {
+  FEATURE_HANDLERS[op] = handler;
+}
+
+/** Translators between styles and protocols, registered by src/translate. */
+type TranslatorLookup = (op: Operation, style: Style, protocol: Protocol) => OpHandler | undefined;
+let findTranslator: TranslatorLookup = () => undefined;
+
+/** Installs the lookup of cross-protocol translators. */
+export function defineTranslators(lookup: TranslatorLookup): void {
+  findTranslator = lookup;
+}
+
+const cache = new Map<string, OpHandler>();
+
+function notImplemented(op: Operation, protocol: Protocol): OpHandler {
+  return async () => {
+    throw new GatewayError(501, 'not_implemented', `The operation "${op}" is not available for models on ${protocol} vendors.`);
+  };
+}
+
+/**
+ * The handler serving `op` called in `style` for a vendor speaking `protocol`: a feature handler, the
+ * protocol's own handler, same-protocol passthrough, a translator, or 501. Decided once per combination.
+ */
+export function getHandler(op: Operation, style: Style, protocol: Protocol): OpHandler {
+  const key = `${op}|${style}|${protocol}`;
+  let handler = cache.get(key);
+  if (handler) return handler;
+  const adapter = getProtocolAdapter(protocol);
+  const endpoint = adapter.passthrough[op];
+  handler =
+    FEATURE_HANDLERS[op] ??
+    adapter.handlers?.[op] ??
+    (adapter.style === style && endpoint ? createPassthrough(endpoint) : undefined) ??
+    findTranslator(op, style, protocol) ??
+    notImplemented(op, protocol);
+  cache.set(key, handler);
+  return handler;
+}
+
+/** Forgets decided handlers (after registering new ones in tests). */
+export function resetHandlers(): void {
+  cache.clear();
+}
+
+/** Handlers of operations that name no model (listings), registered by their modules. */
+const MODELLESS_HANDLERS: Partial<Record<Operation, OpHandler>> = {};
+
+/** Registers the handler of a model-less operation. */
+export function defineModellessHandler(op: Operation, handler: OpHandler): void {
+  MODELLESS_HANDLERS[op] = handler;
+}
+
+/** The handler of a model-less operation, or 501. */
+export function getModellessHandler(op: Operation): OpHandler {
+  return (
+    MODELLESS_HANDLERS[op] ??
+    (async () => {
+      throw new GatewayError(501, 'not_implemented', `The operation "${op}" is not available.`);
+    })
+  );
+}

@@ -1,0 +1,58 @@
+import type { IncomingMessage } from 'node:http';
+import { GatewayError } from '../errors.ts';
+
+/** Reads a whole (JSON) request body, answering 413 past `limit` bytes without reading further. */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) return Promise.reject(tooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        req.resume();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(new GatewayError(400, 'body_read_failed', `Could not read the request body: ${error.message}`));
+    };
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}
+
+function tooLarge(limit: number): GatewayError {
+  return new GatewayError(413, 'request_too_large', `The request body exceeds the limit of ${limit} bytes.`, {
+    headers: { connection: 'close' },
+  });
+}
+
+/** Parses a JSON object body, answering 400 for malformed JSON or a non-object. */
+export function parseJsonBody(raw: Buffer): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    throw new GatewayError(400, 'invalid_json', `The request body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new GatewayError(400, 'invalid_json', 'The request body must be a JSON object.');
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,32 @@
+import { GatewayError } from '../errors.ts';
+import { decodeTaskId } from './task-id.ts';
+import type { RequestContext } from './types.ts';
+
+/** The model id of a request, read from where its route says (body, path, query, multipart or task id). */
+export function readModelId(ctx: RequestContext, body: any, multipartModel?: string): string {
+  const { from, name } = ctx.route.model;
+  let value: unknown;
+  if (from === 'body') value = body?.[name];
+  else if (from === 'path') value = ctx.params[name];
+  else if (from === 'query') value = ctx.query.get(name);
+  else if (from === 'multipart') value = multipartModel;
+  else if (from === 'task') {
+    const claims = decodeTaskId(ctx.params[name] ?? '', ctx.snapshot.taskSecret, ctx.key!.config.name);
+    ctx.params[name] = claims.task;
+    value = claims.model;
+  }
+  if (typeof value !== 'string' || value === '') {
+    throw new GatewayError(400, 'missing_model', `The request names no model (expected in ${from} "${name}").`, { param: name });
+  }
+  return ctx.style === 'gemini' && value.startsWith('models/') ? value.slice('models/'.length) : value;
+}
+
+/** Looks the model up and checks the key may use it: 404 unknown, 403 not allowed. */
+export function resolveModel(ctx: RequestContext, id: string) {
+  const model = ctx.snapshot.models.get(id);
+  if (!model) throw new GatewayError(404, 'model_not_found', `The model "${id}" does not exist.`, { param: 'model' });
+  if (!ctx.key!.allows(id)) {
+    throw new GatewayError(403, 'model_not_allowed', `This key may not use the model "${id}".`, { param: 'model' });
+  }
+  return model;
+}

@@ -1,0 +1,69 @@
+import { performance } from 'node:perf_hooks';
+import type { RequestContext } from './types.ts';
+
+/** Response headers every gateway response carries. */
+function baseHeaders(ctx: RequestContext): Record<string, string> {
+  return { 'x-request-id': ctx.id };
+}
+
+function markFirstByte(ctx: RequestContext): void {
+  if (ctx.ttfbMs === undefined) ctx.ttfbMs = performance.now() - ctx.startedAt;
+}
+
+/** Sends a complete JSON (or preserialized) response. The one place whole responses are written. */
+export function sendJson(
+  ctx: RequestContext,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+  sendBytes(ctx, status, text, { 'content-type': 'application/json', ...headers });
+}
+
+/** Sends a complete response of any content type. */
+export function sendBytes(
+  ctx: RequestContext,
+  status: number,
+  body: string | Buffer,
+  headers: Record<string, string>,
+): void {
+  const { res } = ctx;
+  if (res.headersSent) return;
+  markFirstByte(ctx);
+  res.writeHead(status, {
+    ...headers,
+    ...baseHeaders(ctx),
+    'content-length': String(Buffer.byteLength(body)),
+  });
+  res.end(body);
+}
+
+/** Writes response headers for a stream that follows (SSE or raw bytes). */
+export function startStream(
+  ctx: RequestContext,
+  status: number,
+  headers: Record<string, string> = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+): void {
+  const { res } = ctx;
+  if (res.headersSent) return;
+  markFirstByte(ctx);
+  res.writeHead(status, { ...headers, ...baseHeaders(ctx) });
+  res.flushHeaders();
+}
+
+/** Writes a piece of an open stream; returns false when the client is gone. */
+export function writeStream(ctx: RequestContext, chunk: string | Buffer): boolean {
+  const { res } = ctx;
+  if (res.destroyed || res.writableEnded) return false;
+  res.write(chunk);
+  return true;
+}
+
+/** Ends an open stream. */
+export function endStream(ctx: RequestContext, chunk?: string | Buffer): void {
+  const { res } = ctx;
+  if (res.destroyed || res.writableEnded) return;
+  if (chunk !== undefined) res.end(chunk);
+  else res.end();
+}

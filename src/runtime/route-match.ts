@@ -1,0 +1,48 @@
+import type { RouteEntry } from '../config/types.ts';
+import type { RouteMatch } from './types.ts';
+
+interface ParamRoute {
+  route: RouteEntry;
+  pattern: RegExp;
+  names: string[];
+}
+
+/**
+ * Builds the route matcher of a snapshot once: static paths are one Map lookup, templated paths
+ * (`/v1/videos/{task_id}`, `/v1beta/models/{model}:generateContent`) one precompiled regex each.
+ */
+export function createRouteMatcher(routes: RouteEntry[]): (method: string, path: string) => RouteMatch | undefined {
+  const exact = new Map<string, RouteMatch>();
+  const templated: ParamRoute[] = [];
+  for (const route of routes) {
+    if (!route.path.includes('{')) {
+      exact.set(`${route.method} ${route.path}`, { route, params: {} });
+      continue;
+    }
+    const names: string[] = [];
+    const source = route.path
+      .split(/(\{[^}]+\})/)
+      .map((part) => {
+        if (part.startsWith('{')) {
+          names.push(part.slice(1, -1));
+          return '([^/:]+)';
+        }
+        return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+      })
+      .join('');
+    templated.push({ route, pattern: new RegExp(`^${source}$`), names });
+  }
+  return (method, path) => {
+    const hit = exact.get(`${method} ${path}`);
+    if (hit) return hit;
+    for (const { route, pattern, names } of templated) {
+      if (route.method !== method) continue;
+      const match = pattern.exec(path);
+      if (!match) continue;
+      const params: Record<string, string> = {};
+      for (let i = 0; i < names.length; i++) params[names[i]] = decodeURIComponent(match[i + 1]);
+      return { route, params };
+    }
+    return undefined;
+  };
+}

@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Agent, Pool, ProxyAgent, type Dispatcher } from 'undici';
+import type { CompiledConfig, KeyEntry, VendorEntry } from '../config/types.ts';
+import { createRouteMatcher } from './route-match.ts';
+import type { RuntimeKey, RuntimeVendor, Snapshot } from './types.ts';
+
+/** sha256 digest of a key, as stored and compared. */
+export function digestKey(secret: string): Buffer {
+  return createHash('sha256').update(secret).digest();
+}
+
+function createDispatcher(vendor: VendorEntry, origin: string): Dispatcher {
+  const options = {
+    connections: vendor.connections,
+    headersTimeout: vendor.timeouts.headersMs,
+    bodyTimeout: vendor.timeouts.bodyMs,
+    keepAliveTimeout: 30_000,
+    ...(vendor.caFile ? { connect: { ca: readFileSync(vendor.caFile) } } : {}),
+  };
+  if (vendor.proxy) return new ProxyAgent({ uri: vendor.proxy, ...options });
+  return vendor.caFile ? new Agent(options) : new Pool(origin, options);
+}
+
+function createVendor(vendor: VendorEntry, env: NodeJS.ProcessEnv): RuntimeVendor {
+  const url = new URL(vendor.baseUrl);
+  const secret = vendor.auth.kind === 'none' ? undefined : env[vendor.auth.env];
+  return {
+    config: vendor,
+    secret,
+    origin: url.origin,
+    basePath: url.pathname.replace(/\/+$/, ''),
+    dispatcher: createDispatcher(vendor, url.origin),
+  };
+}
+
+function compileGlobs(patterns: string[]): (model: string) => boolean {
+  if (patterns.includes('*')) return () => true;
+  const source = patterns.map((p) => p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*'));
+  const pattern = new RegExp(`^(?:${source.join('|')})$`);
+  const cache = new Map<string, boolean>();
+  return (model) => {
+    let allowed = cache.get(model);
+    if (allowed === undefined) {
+      allowed = pattern.test(model);
+      if (cache.size < 100_000) cache.set(model, allowed);
+    }
+    return allowed;
+  };
+}
+
+function createKey(key: KeyEntry, env: NodeJS.ProcessEnv): RuntimeKey | undefined {
+  let digest: Buffer;
+  if ('sha256' in key.secret) digest = Buffer.from(key.secret.sha256, 'hex');
+  else {
+    const value = env[key.secret.env];
+    if (!value) return undefined;
+    digest = digestKey(value);
+  }
+  return { config: key, digest, allows: compileGlobs(key.models) };
+}
+
+/**
+ * Builds the immutable runtime snapshot of a compiled config: vendor pools with their secrets,
+ * key digests, model map and route matcher. A reload builds a new one and swaps the pointer.
+ */
+export function createSnapshot(config: CompiledConfig, env: NodeJS.ProcessEnv = process.env): Snapshot {
+  const vendors = new Map(Object.values(config.vendors).map((v) => [v.name, createVendor(v, env)]));
+  const keys = config.keys.map((k) => createKey(k, env)).filter((k): k is RuntimeKey => k !== undefined);
+  const taskSecret = env[config.server.taskSecret.env] ?? digestKey(`tasks:${keys.map((k) => k.digest.toString('hex')).join()}`).toString('hex');
+  return {
+    config,
+    vendors,
+    models: new Map(Object.entries(config.models)),
+    keys,
+    match: createRouteMatcher(config.routes),
+    taskSecret,
+  };
+}
+
+/** Closes every vendor connection pool of a snapshot. */
+export async function closeSnapshot(snapshot: Snapshot): Promise<void> {
+  await Promise.all([...snapshot.vendors.values()].map((v) => v.dispatcher.close().catch(() => undefined)));
+}

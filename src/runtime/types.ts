@@ -1,0 +1,144 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import type {
+  CompiledConfig,
+  KeyEntry,
+  ModelEntry,
+  Operation,
+  RouteEntry,
+  Style,
+  TargetEntry,
+  VendorEntry,
+} from '../config/types.ts';
+import type { Dispatcher } from 'undici';
+
+/** Token counts a vendor reported (absent fields: not reported). */
+export interface Usage {
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+  cachedTokens?: number;
+  reasoningTokens?: number;
+}
+
+/** The one event every request ends with: logs, metrics and token limits all read it. */
+export interface UsageEvent {
+  requestId: string;
+  key?: string;
+  model?: string;
+  vendor?: string;
+  op?: Operation;
+  style: Style;
+  status: number;
+  /** Error code when the request failed. */
+  error?: string;
+  /** Milliseconds from arrival to the first response byte and to the end. */
+  ttfbMs?: number;
+  durationMs: number;
+  /** Number of vendor calls the request made (retries, fallbacks, fan-out). */
+  vendorCalls: number;
+  usage: Usage;
+}
+
+/** A vendor resolved at start: its config plus secret and connection pool. */
+export interface RuntimeVendor {
+  config: VendorEntry;
+  /** The vendor credential value, resolved from the environment at start (never logged). */
+  secret?: string;
+  dispatcher: Dispatcher;
+  origin: string;
+  /** Path prefix of the base URL (e.g. `/v1`), joined before each upstream path. */
+  basePath: string;
+}
+
+/** A client key resolved at start. */
+export interface RuntimeKey {
+  config: KeyEntry;
+  /** sha256 digest of the secret, compared in constant time. */
+  digest: Buffer;
+  /** The key's model globs compiled once. */
+  allows: (model: string) => boolean;
+}
+
+/** The immutable per-process snapshot a request takes at its start (reload swaps the pointer). */
+export interface Snapshot {
+  config: CompiledConfig;
+  vendors: Map<string, RuntimeVendor>;
+  models: Map<string, ModelEntry>;
+  keys: RuntimeKey[];
+  /** Finds the route of a method and path. */
+  match(method: string, path: string): RouteMatch | undefined;
+  /** The secret that signs task ids. */
+  taskSecret: string;
+}
+
+/** A matched route and its path parameters. */
+export interface RouteMatch {
+  route: RouteEntry;
+  params: Record<string, string>;
+}
+
+/** A request to a vendor, relative to its base URL. Auth and configured headers are added for you. */
+export interface VendorRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path (and query) relative to the vendor's base URL, e.g. `/chat/completions`. */
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer | Readable;
+  /** Overrides the vendor's time-to-headers timeout. */
+  headersTimeoutMs?: number;
+}
+
+/** A vendor's answer; `body` must be consumed or destroyed. */
+export interface VendorResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable & { json(): Promise<unknown>; text(): Promise<string> };
+}
+
+/** The per-request context: one id, one deadline and one AbortSignal for every attempt. */
+export interface RequestContext {
+  id: string;
+  /** performance.now() at arrival. */
+  startedAt: number;
+  /** Epoch ms after which no new vendor attempt starts. */
+  deadline: number;
+  signal: AbortSignal;
+  style: Style;
+  route: RouteEntry;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  snapshot: Snapshot;
+  key?: RuntimeKey;
+  modelId?: string;
+  model?: ModelEntry;
+  target?: TargetEntry;
+  vendor?: RuntimeVendor;
+  usage: Usage;
+  vendorCalls: number;
+  ttfbMs?: number;
+  req: IncomingMessage;
+  res: ServerResponse;
+}
+
+/**
+ * What a non-passthrough handler gets: the context, the parsed body and a way to call the chosen vendor.
+ * It writes the response itself (via the helpers in `src/runtime/respond.ts`) or throws a GatewayError.
+ */
+export interface OpCall {
+  ctx: RequestContext;
+  /** Parsed JSON body (undefined for GET and multipart routes). */
+  body: any;
+  /** Raw body bytes of a JSON route. */
+  raw?: Buffer;
+  /** The request body of a multipart route, replaying the client's bytes. */
+  upload?: Readable;
+  model: ModelEntry;
+  target: TargetEntry;
+  vendor: RuntimeVendor;
+  /** Calls `vendor` (or another vendor by name) with auth, headers, timeouts and the request's signal. */
+  callVendor(request: VendorRequest, vendorName?: string): Promise<VendorResponse>;
+}
+
+/** A handler serving an operation in some (style, protocol) combination. */
+export type OpHandler = (call: OpCall) => Promise<void>;

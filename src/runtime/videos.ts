@@ -1,0 +1,45 @@
+import { GatewayError } from '../errors.ts';
+import { getProtocolAdapter } from '../protocols/index.ts';
+import { createPassthrough } from './passthrough.ts';
+import { defineFeatureHandler } from './plan.ts';
+import { sendJson } from './respond.ts';
+import { encodeTaskId } from './task-id.ts';
+import { readErrorBody, toVendorError } from './vendor-error.ts';
+import type { OpCall } from './types.ts';
+
+function getEndpoint(call: OpCall, op: 'videos-create' | 'videos-get' | 'videos-content') {
+  const endpoint = getProtocolAdapter(call.vendor.config.protocol).passthrough[op];
+  if (!endpoint) {
+    throw new GatewayError(501, 'not_implemented', `Video generation is not available for models on ${call.vendor.config.protocol} vendors.`);
+  }
+  return endpoint;
+}
+
+/** Calls the vendor's video endpoint and answers its JSON with the task id replaced by a signed gateway id. */
+async function forwardTask(call: OpCall, op: 'videos-create' | 'videos-get'): Promise<void> {
+  const endpoint = getEndpoint(call, op);
+  const path = endpoint.path.replace('{task_id}', encodeURIComponent(call.ctx.params.task_id ?? ''));
+  const body = call.raw && call.body.model !== call.target.upstream ? JSON.stringify({ ...call.body, model: call.target.upstream }) : call.raw;
+  const response = await call.callVendor({
+    method: endpoint.method,
+    path,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body,
+  });
+  const { json } = await readErrorBody(response);
+  if (response.status >= 400) throw toVendorError(call.vendor, response.status, json);
+  const task = json as Record<string, unknown> | undefined;
+  if (!task || typeof task.id !== 'string') {
+    throw new GatewayError(502, 'upstream_bad_response', `Vendor "${call.vendor.config.name}" answered without a task id.`);
+  }
+  const id = encodeTaskId({ model: call.model.id, task: task.id, key: call.ctx.key!.config.name }, call.ctx.snapshot.taskSecret);
+  sendJson(call.ctx, response.status, { ...task, id, model: call.model.id });
+}
+
+/**
+ * Video tasks without server-side state: the id a client sees is the vendor's task id signed together with
+ * the model and the owning key, so lookups reach the right vendor and no other key can read the task.
+ */
+defineFeatureHandler('videos-create', (call) => forwardTask(call, 'videos-create'));
+defineFeatureHandler('videos-get', (call) => forwardTask(call, 'videos-get'));
+defineFeatureHandler('videos-content', (call) => createPassthrough(getEndpoint(call, 'videos-content'))(call));

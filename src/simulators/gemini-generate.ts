@@ -1,0 +1,115 @@
+import type { ServerResponse } from 'node:http';
+import { sendJson } from './sim-server.ts';
+import { formatSse, SSE_HEADERS, writeStream } from './sim-stream.ts';
+import { countTokens, createEcho, createToolArgs, isObject, readText, splitPieces, truncateWords } from './text.ts';
+
+/** Top-level fields a GenerateContentRequest may have (proto JSON accepts lowerCamel and snake_case). */
+const KNOWN_FIELDS = new Set([
+  'model', 'contents', 'tools', 'toolConfig', 'tool_config', 'safetySettings', 'safety_settings',
+  'systemInstruction', 'system_instruction', 'generationConfig', 'generation_config', 'cachedContent', 'cached_content',
+]);
+
+/** Google's error envelope `{error:{code,message,status,details?}}`. */
+export function createGoogleError(code: number, status: string, message: string, details?: unknown[]): unknown {
+  return { error: details ? { code, message, status, details } : { code, message, status } };
+}
+
+/** Why a generateContent body would be refused (unknown top-level field, missing contents, bad role). */
+export function findGenerateProblem(body: Record<string, any>): unknown {
+  for (const name of Object.keys(body)) {
+    if (!KNOWN_FIELDS.has(name)) {
+      const message = `Invalid JSON payload received. Unknown name "${name}": Cannot find field.`;
+      return createGoogleError(400, 'INVALID_ARGUMENT', message, [
+        { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ description: message }] },
+      ]);
+    }
+  }
+  if (!Array.isArray(body.contents) || body.contents.length === 0) {
+    return createGoogleError(400, 'INVALID_ARGUMENT', '* GenerateContentRequest.contents: contents is not specified\n');
+  }
+  for (const content of body.contents) {
+    if (content?.role !== undefined && content.role !== 'user' && content.role !== 'model') {
+      return createGoogleError(400, 'INVALID_ARGUMENT', 'Please use a valid role: user, model.');
+    }
+  }
+  return undefined;
+}
+
+/** The text of Gemini parts: text parts, or the JSON of functionResponse parts. */
+function readParts(parts: unknown): string {
+  if (!Array.isArray(parts)) return '';
+  const responses = parts.filter((p) => isObject(p?.functionResponse));
+  if (responses.length === 0) return readText(parts);
+  return responses.map((p) => JSON.stringify(p.functionResponse.response ?? {})).join(' ');
+}
+
+/** Words of the system instruction and every content (the simulated promptTokenCount). */
+export function countGeminiPrompt(body: Record<string, any>): number {
+  let n = countTokens(readParts((body.systemInstruction ?? body.system_instruction)?.parts));
+  if (Array.isArray(body.contents)) for (const c of body.contents) n += countTokens(readParts(c?.parts));
+  return n;
+}
+
+/** The function calls the simulated model makes (every declared function unless toolConfig says otherwise). */
+function planCalls(body: Record<string, any>, text: string): { functionCall: { name: string; args: unknown } }[] {
+  const config = (body.toolConfig ?? body.tool_config)?.functionCallingConfig ?? {};
+  if (config.mode === 'NONE' || !Array.isArray(body.tools)) return [];
+  const allowed: unknown = config.allowedFunctionNames;
+  const calls = [];
+  for (const tool of body.tools) {
+    for (const fn of tool?.functionDeclarations ?? tool?.function_declarations ?? []) {
+      if (Array.isArray(allowed) && !allowed.includes(fn.name)) continue;
+      calls.push({ functionCall: { name: String(fn.name), args: createToolArgs(fn.parameters ?? fn.parametersJsonSchema, text) } });
+    }
+  }
+  return calls;
+}
+
+/**
+ * Answers :generateContent / :streamGenerateContent. Replies `Echo: <text of the last content>` (the
+ * functionResponse JSON after a call), cut to generationConfig.maxOutputTokens words (finishReason
+ * MAX_TOKENS); with functionDeclarations (and no functionResponse in the last content) it calls each
+ * function in one part each, finishReason STOP, as fixtures/gemini/function-call-response.json.
+ * The stream is CRLF-framed `data:` events holding new text only; the last has finishReason and usage.
+ */
+export function answerGenerate(
+  res: ServerResponse,
+  body: Record<string, any>,
+  model: string,
+  responseId: string,
+  stream: boolean,
+  pacing: { streamEvents?: number; streamIntervalMs: number },
+): void | Promise<void> {
+  const last = body.contents[body.contents.length - 1];
+  const hasResponse = Array.isArray(last?.parts) && last.parts.some((p: any) => isObject(p?.functionResponse));
+  const calls = hasResponse ? [] : planCalls(body, readText(last?.parts));
+  const full = createEcho(readParts(last?.parts));
+  const cut = truncateWords(full, (body.generationConfig ?? body.generation_config)?.maxOutputTokens);
+  const text = cut ?? full;
+  const finishReason = calls.length === 0 && cut !== undefined ? 'MAX_TOKENS' : 'STOP';
+  const prompt = countGeminiPrompt(body);
+  const output = calls.length > 0 ? calls.reduce((n, c) => n + countTokens(JSON.stringify(c.functionCall.args)) + 1, 0) : countTokens(text);
+  const promptDetails = [{ modality: 'TEXT', tokenCount: prompt }];
+  const fullUsage = {
+    promptTokenCount: prompt,
+    candidatesTokenCount: output,
+    totalTokenCount: prompt + output,
+    promptTokensDetails: promptDetails,
+    candidatesTokensDetails: [{ modality: 'TEXT', tokenCount: output }],
+  };
+  const headers = { 'content-type': 'application/json; charset=UTF-8' };
+  if (!stream) {
+    const parts = calls.length > 0 ? calls : [{ text }];
+    const candidate = { content: { parts, role: 'model' }, finishReason, avgLogprobs: -0.1 };
+    return sendJson(res, 200, { candidates: [candidate], usageMetadata: fullUsage, modelVersion: model, responseId }, headers);
+  }
+  const event = (parts: unknown[], finish?: string): string => {
+    const candidate = finish ? { content: { parts, role: 'model' }, finishReason: finish } : { content: { parts, role: 'model' } };
+    const usageMetadata = finish ? fullUsage : { promptTokenCount: prompt, totalTokenCount: prompt, promptTokensDetails: promptDetails };
+    return formatSse(JSON.stringify({ candidates: [candidate], usageMetadata, modelVersion: model, responseId }), undefined, '\r\n');
+  };
+  if (calls.length > 0) return writeStream(res, SSE_HEADERS, { head: [], paced: [event(calls, finishReason)], tail: [] }, pacing.streamIntervalMs);
+  const pieces = splitPieces(text, pacing.streamEvents);
+  const paced = pieces.map((piece, i) => event([{ text: piece }], i === pieces.length - 1 ? finishReason : undefined));
+  return writeStream(res, SSE_HEADERS, { head: [], paced, tail: [] }, pacing.streamIntervalMs);
+}

@@ -1,0 +1,42 @@
+/**
+ * Simulated vendors: real local HTTP servers speaking each vendor's wire format (see
+ * /work/shared/fixtures/vendors). Used by `--simulate`, by every test and by the benchmark.
+ */
+import { startAnthropicSimulator } from './anthropic.ts';
+import { startDashScopeSimulator } from './dashscope.ts';
+import { startGeminiSimulator } from './gemini.ts';
+import { SIMULATOR_KEYS } from './keys.ts';
+import { startOpenAISimulator } from './openai.ts';
+import type { SimulatedVendor, Simulator } from './types.ts';
+
+export type { Fault, RecordedRequest, SimulatedVendor, Simulator, SimulatorOptions } from './types.ts';
+export type { OpenAISimulator } from './openai.ts';
+export type { MultipartRecord } from './openai-state.ts';
+export { SIMULATOR_KEYS, startAnthropicSimulator, startDashScopeSimulator, startGeminiSimulator, startOpenAISimulator };
+
+
+/** Starts all four simulators (keys default to SIMULATOR_KEYS); `close()` stops them all. */
+export async function startSimulators(o: { keys?: Partial<Record<SimulatedVendor, string>> } = {}): Promise<{
+  openai: Simulator;
+  anthropic: Simulator;
+  gemini: Simulator;
+  dashscope: Simulator;
+  close(): Promise<void>;
+}> {
+  const keys = { ...SIMULATOR_KEYS, ...o.keys };
+  const [openai, anthropic, gemini, dashscope] = await Promise.all([
+    startOpenAISimulator({ key: keys.openai }),
+    startAnthropicSimulator({ key: keys.anthropic }),
+    startGeminiSimulator({ key: keys.gemini }),
+    startDashScopeSimulator({ key: keys.dashscope }),
+  ]);
+  return {
+    openai,
+    anthropic,
+    gemini,
+    dashscope,
+    async close(): Promise<void> {
+      await Promise.all([openai.close(), anthropic.close(), gemini.close(), dashscope.close()]);
+    },
+  };
+}

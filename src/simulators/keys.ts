@@ -1,0 +1,9 @@
+import type { SimulatedVendor } from './types.ts';
+
+/** The key each simulator accepts unless started with another. */
+export const SIMULATOR_KEYS: Record<SimulatedVendor, string> = {
+  openai: 'sk-sim-openai',
+  anthropic: 'sk-ant-sim-anthropic',
+  gemini: 'AIzaSy-sim-gemini',
+  dashscope: 'sk-sim-dashscope',
+};

@@ -1,0 +1,46 @@
+import { createIdMaker } from './text.ts';
+
+/** One multipart request the OpenAI simulator parsed (images/edits, audio transcriptions/translations). */
+export interface MultipartRecord {
+  path: string;
+  fields: Record<string, string>;
+  files: { field: string; filename: string; mimeType: string; size: number }[];
+}
+
+/** A simulated video job. */
+export interface SimVideo {
+  id: string;
+  model: string;
+  prompt: string;
+  seconds: string;
+  size: string;
+  createdAt: number;
+}
+
+/** Mutable state of one OpenAI simulator, shared by its endpoint handlers. */
+export interface OpenAIState {
+  key: string;
+  /** `http://127.0.0.1:P` once listening (image URLs point here). */
+  origin: string;
+  streamEvents?: number;
+  streamIntervalMs: number;
+  nextId: () => string;
+  /** Ids of images served at GET /files/<id>.png. */
+  files: Set<string>;
+  videos: Map<string, SimVideo>;
+  multipart: MultipartRecord[];
+}
+
+/** Creates the state of a fresh OpenAI simulator. */
+export function createOpenAIState(key: string, streamEvents: number | undefined, streamIntervalMs: number): OpenAIState {
+  return {
+    key,
+    origin: '',
+    streamEvents,
+    streamIntervalMs,
+    nextId: createIdMaker('sim'),
+    files: new Set(),
+    videos: new Map(),
+    multipart: [],
+  };
+}

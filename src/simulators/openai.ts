@@ -1,0 +1,83 @@
+import type { ServerResponse } from 'node:http';
+import { handleChat } from './openai-chat.ts';
+import { createInvalidKeyError, createOpenAIError, createOpenAIStatusError, MISSING_KEY_ERROR } from './openai-errors.ts';
+import { createOpenAIState, type MultipartRecord, type OpenAIState } from './openai-state.ts';
+import { sendJson, sendText, startSimServer, type SimRequest } from './sim-server.ts';
+import { SIMULATOR_KEYS } from './keys.ts';
+import { TINY_PNG } from './media.ts';
+import type { Simulator, SimulatorOptions } from './types.ts';
+
+/** The OpenAI simulator: a Simulator plus the multipart requests it parsed (fields and file names). */
+export interface OpenAISimulator extends Simulator {
+  multipart: MultipartRecord[];
+}
+
+type Handler = (state: OpenAIState, req: SimRequest, res: ServerResponse) => void | Promise<void>;
+
+const ROUTES: Record<string, Handler> = {
+  'POST /v1/chat/completions': handleChat,
+  'GET /v1/models': (_state, _req, res) => sendJson(res, 200, { object: 'list', data: MODELS }),
+};
+
+/** Models GET /v1/models lists (shape of fixtures/openai/models-list.json). */
+const MODELS = [
+  ['gpt-4o-mini', 1721172741],
+  ['gpt-4o', 1715367049],
+  ['gpt-4.1', 1744316542],
+  ['gpt-3.5-turbo-instruct', 1692901427],
+  ['text-embedding-3-small', 1705948997],
+  ['text-embedding-3-large', 1705953180],
+  ['dall-e-2', 1698798177],
+  ['dall-e-3', 1698785189],
+  ['gpt-image-1', 1745517030],
+  ['tts-1', 1681940951],
+  ['whisper-1', 1677532384],
+  ['gpt-4o-mini-transcribe', 1742068463],
+  ['omni-moderation-latest', 1731689265],
+  ['sora-2', 1759708615],
+  ['gpt-realtime', 1756271701],
+].map(([id, created]) => ({ id, object: 'model', created, owned_by: 'system' }));
+
+/** Starts a simulated OpenAI API; `url` is `http://127.0.0.1:P/v1`. */
+export async function startOpenAISimulator(options: SimulatorOptions = {}): Promise<OpenAISimulator> {
+  const state = createOpenAIState(options.key ?? SIMULATOR_KEYS.openai, options.streamEvents, options.streamIntervalMs ?? 0);
+  const sim = await startSimServer({
+    options,
+    basePath: '/v1',
+    errorBody: createOpenAIStatusError,
+    handle: (req, res) => handleOpenAI(state, req, res),
+  });
+  state.origin = sim.url.slice(0, -'/v1'.length);
+  const reset = sim.reset;
+  return Object.assign(sim, {
+    multipart: state.multipart,
+    reset(): void {
+      reset();
+      state.multipart.length = 0;
+    },
+  });
+}
+
+function handleOpenAI(state: OpenAIState, req: SimRequest, res: ServerResponse): void | Promise<void> {
+  if (req.method === 'GET' && req.path.startsWith('/files/')) return serveFile(state, req.path, res);
+  const auth = req.headers.authorization;
+  if (auth === undefined || !auth.startsWith('Bearer ')) return sendJson(res, 401, MISSING_KEY_ERROR);
+  const key = auth.slice(7);
+  if (key !== state.key) return sendJson(res, 401, createInvalidKeyError(key));
+  const handler = ROUTES[`${req.method} ${req.path}`];
+  if (handler) return handler(state, req, res);
+  if (req.method === 'GET' && req.path.startsWith('/v1/models/')) {
+    const id = decodeURIComponent(req.path.slice('/v1/models/'.length));
+    const model = MODELS.find((m) => m.id === id);
+    if (model) return sendJson(res, 200, model);
+    return sendJson(res, 404, createOpenAIError(`The model '${id}' does not exist`, 'invalid_request_error', 'model', 'model_not_found'));
+  }
+  sendJson(res, 404, createOpenAIError(`Invalid URL (${req.method} ${req.path})`));
+}
+
+/** GET /files/<id>.png: the bytes behind image URLs (no auth, like a signed blob URL). */
+function serveFile(state: OpenAIState, path: string, res: ServerResponse): void {
+  const id = path.slice('/files/'.length, -'.png'.length);
+  if (!path.endsWith('.png') || !state.files.has(id)) return sendText(res, 404, 'Not Found', 'text/plain');
+  sendText(res, 200, TINY_PNG, 'image/png');
+}

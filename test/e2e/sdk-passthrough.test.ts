@@ -1,0 +1,165 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SIMULATOR_KEYS } from '../../src/simulators/index.ts';
+import { startTestGateway, type TestGateway } from '../helpers/start-gateway.ts';
+
+let gw: TestGateway;
+beforeAll(async () => {
+  gw = await startTestGateway();
+});
+afterAll(() => gw.close());
+beforeEach(() => {
+  for (const sim of [gw.sims.openai, gw.sims.anthropic, gw.sims.gemini, gw.sims.dashscope]) sim.reset();
+});
+
+const lastJson = (sim: { received: { body: Buffer }[] }) => JSON.parse(sim.received.at(-1)!.body.toString());
+
+describe('OpenAI SDK on the chat-completions style (same-protocol passthrough)', () => {
+  const client = () => new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.key, maxRetries: 0 });
+
+  it('gets a completion and the vendor gets the upstream model name, its own key and no client credentials', async () => {
+    const event = gw.nextEvent();
+    const completion = await client().chat.completions.create({
+      model: 'sim-openai-chat',
+      messages: [{ role: 'user', content: 'hello there' }],
+    });
+    expect(completion.choices[0].message.content).toContain('hello there');
+    expect(completion.usage?.total_tokens).toBeGreaterThan(0);
+    const received = gw.sims.openai.received.at(-1)!;
+    expect(received.url).toBe('/v1/chat/completions');
+    expect(JSON.parse(received.body.toString()).model).toBe('gpt-4o-mini');
+    expect(received.headers.authorization).toBe(`Bearer ${SIMULATOR_KEYS.openai}`);
+    expect(Object.keys(received.headers).filter((h) => h.startsWith('x-stainless'))).toEqual([]);
+    const usage = await event;
+    expect(usage).toMatchObject({ status: 200, model: 'sim-openai-chat', vendor: 'openai', key: 'simulator', vendorCalls: 1 });
+    expect(usage.usage.totalTokens).toBe(completion.usage!.total_tokens);
+  });
+
+  it('forwards the original body bytes when the model name needs no rewrite', async () => {
+    const body = '{"model":"gpt-4o",   "messages":[{"role":"user","content":"bytes"}],"custom_field":{"a":1}}';
+    const response = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gw.key}`, 'content-type': 'application/json' },
+      body,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(gw.sims.openai.received.at(-1)!.body.toString()).toBe(body);
+  });
+
+  it('streams chunks in order and reports usage from the final chunk', async () => {
+    const event = gw.nextEvent();
+    const stream = await client().chat.completions.create({
+      model: 'sim-openai-chat',
+      messages: [{ role: 'user', content: 'stream me' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let text = '';
+    let finish: string | null = null;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta?.content ?? '';
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    expect(text).toContain('stream me');
+    expect(finish).toBe('stop');
+    expect(lastJson(gw.sims.openai).stream).toBe(true);
+    expect((await event).usage.outputTokens).toBeGreaterThan(0);
+  });
+});
+
+describe('Anthropic SDK on the messages style', () => {
+  const client = () => new Anthropic({ baseURL: gw.url, apiKey: gw.key, maxRetries: 0 });
+
+  it('creates a message; the vendor gets x-api-key and the anthropic-version from YAML', async () => {
+    const message = await client().messages.create({
+      model: 'sim-anthropic-chat',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'hi claude' }],
+    });
+    expect(message.content[0].type).toBe('text');
+    expect(message.usage.input_tokens).toBeGreaterThan(0);
+    const received = gw.sims.anthropic.received.at(-1)!;
+    expect(received.url).toBe('/v1/messages');
+    expect(received.headers['x-api-key']).toBe(SIMULATOR_KEYS.anthropic);
+    expect(received.headers['anthropic-version']).toBe('2023-06-01');
+    expect(received.headers.authorization).toBeUndefined();
+    expect(lastJson(gw.sims.anthropic).model).toBe('claude-sonnet-4-6');
+  });
+
+  it('streams events and the final message carries usage', async () => {
+    const event = gw.nextEvent();
+    const stream = client().messages.stream({
+      model: 'sim-anthropic-chat',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'stream claude' }],
+    });
+    const final = await stream.finalMessage();
+    expect(final.stop_reason).toBe('end_turn');
+    expect((await event).usage.outputTokens).toBe(final.usage.output_tokens);
+  });
+
+  it('accepts the x-api-key header as the 0.x SDK sent it', async () => {
+    const response = await fetch(`${gw.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': gw.key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'sim-anthropic-chat', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }),
+    });
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('Google SDK on the generate-content style', () => {
+  const client = () => new GoogleGenAI({ apiKey: gw.key, httpOptions: { baseUrl: gw.url } });
+
+  it('generates content; the vendor gets its own key and the upstream model in the path', async () => {
+    const response = await client().models.generateContent({ model: 'sim-gemini-chat', contents: 'hi gemini' });
+    expect(response.text).toContain('hi gemini');
+    const received = gw.sims.gemini.received.at(-1)!;
+    expect(received.url).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
+    expect(received.headers['x-goog-api-key']).toBe(SIMULATOR_KEYS.gemini);
+  });
+
+  it('streams content over SSE', async () => {
+    const event = gw.nextEvent();
+    const stream = await client().models.generateContentStream({ model: 'sim-gemini-chat', contents: 'stream gemini' });
+    let text = '';
+    for await (const chunk of stream) text += chunk.text ?? '';
+    expect(text).toContain('stream gemini');
+    expect(gw.sims.gemini.received.at(-1)!.url).toBe('/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
+    expect((await event).usage.totalTokens).toBeGreaterThan(0);
+  });
+
+  it('accepts the key as ?key= and never forwards it', async () => {
+    const response = await fetch(`${gw.url}/v1beta/models/sim-gemini-chat:generateContent?key=${gw.key}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'q' }] }] }),
+    });
+    expect(response.status).toBe(200);
+    expect(gw.sims.gemini.received.at(-1)!.url).not.toContain(gw.key);
+  });
+});
+
+describe('model listings from the config, filtered by key', () => {
+  it('lists models in the OpenAI, Anthropic and Google shapes', async () => {
+    const openai = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.key });
+    const ids = [];
+    for await (const model of openai.models.list()) ids.push(model.id);
+    expect(ids).toContain('gpt-4o');
+    expect(ids).toContain('claude-sonnet-4-6');
+
+    const anthropic = new Anthropic({ baseURL: gw.url, apiKey: gw.key });
+    const page = await anthropic.models.list();
+    expect(page.data.map((m) => m.id)).toContain('claude-sonnet-4-6');
+    expect(page.data[0].type).toBe('model');
+
+    const google = new GoogleGenAI({ apiKey: gw.key, httpOptions: { baseUrl: gw.url } });
+    const names = [];
+    for await (const model of await google.models.list()) names.push(model.name);
+    expect(names).toContain('models/gemini-2.5-flash');
+    expect(gw.sims.openai.received).toEqual([]);
+  });
+});

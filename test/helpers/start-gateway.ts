@@ -1,0 +1,77 @@
+import type { CompiledConfig, ModelEntry } from '../../src/config/types.ts';
+import { compileConfigFile } from '../../src/config/index.ts';
+import { createGateway, type Gateway } from '../../src/runtime/create-gateway.ts';
+import type { UsageEvent } from '../../src/runtime/types.ts';
+import { SIMULATOR_CLIENT_KEY, simulateVendors, type SimulatedSetup } from '../../src/simulate.ts';
+
+/** A gateway on 127.0.0.1 serving the default gateway.yaml from the simulated vendors. */
+export interface TestGateway {
+  url: string;
+  /** A client key allowed every model. */
+  key: string;
+  sims: SimulatedSetup['sims'];
+  gateway: Gateway;
+  config: CompiledConfig;
+  /** Usage events of every finished request, in order. */
+  events: UsageEvent[];
+  /** Resolves with the next usage event (the one of the request just sent). */
+  nextEvent(): Promise<UsageEvent>;
+  close(): Promise<void>;
+}
+
+function chatModel(id: string, vendor: string, upstream: string): ModelEntry {
+  return {
+    id,
+    targets: [{ vendor, upstream, weight: 1 }],
+    fallback: [],
+    routing: { retries: 0, fallbackOn: ['429', '5xx', 'timeout', 'connect'], cooldownAfter: 3, cooldownMs: 30_000 },
+    chat: { defaultMaxTokens: 1024, strict: false },
+    ownedBy: vendor,
+  };
+}
+
+/**
+ * Starts the simulators and a gateway on the default config, with three extra chat models
+ * (`sim-openai-chat`, `sim-anthropic-chat`, `sim-gemini-chat`) whose upstream names differ from their ids.
+ * `configure` may change the compiled config before the gateway starts.
+ */
+export async function startTestGateway(configure?: (config: CompiledConfig) => CompiledConfig): Promise<TestGateway> {
+  const { config: base, problems } = await compileConfigFile('gateway.yaml');
+  if (!base) throw new Error(problems.map((p) => p.message).join('\n'));
+  const withModels: CompiledConfig = {
+    ...base,
+    models: {
+      ...base.models,
+      'sim-openai-chat': chatModel('sim-openai-chat', 'openai', 'gpt-4o-mini'),
+      'sim-anthropic-chat': chatModel('sim-anthropic-chat', 'anthropic', 'claude-sonnet-4-6'),
+      'sim-gemini-chat': chatModel('sim-gemini-chat', 'google', 'gemini-2.5-flash'),
+    },
+  };
+  const setup = await simulateVendors(configure ? configure(withModels) : withModels);
+  const events: UsageEvent[] = [];
+  const waiters: ((event: UsageEvent) => void)[] = [];
+  const gateway = createGateway({
+    config: setup.config,
+    env: setup.env,
+    onUsage: [
+      (event) => {
+        events.push(event);
+        waiters.shift()?.(event);
+      },
+    ],
+  });
+  const url = await gateway.listen(0, '127.0.0.1');
+  return {
+    url,
+    key: SIMULATOR_CLIENT_KEY,
+    sims: setup.sims,
+    gateway,
+    config: setup.config,
+    events,
+    nextEvent: () => new Promise((resolve) => waiters.push(resolve)),
+    async close() {
+      await gateway.close();
+      await setup.close();
+    },
+  };
+}
