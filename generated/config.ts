@@ -113,7 +113,7 @@ export const config: CompiledConfig = {
         "qualities": [
           "standard"
         ],
-        "rehost": false,
+        "rehost": true,
         "shape": "openai",
         "sizes": [
           "256x256",
@@ -160,7 +160,7 @@ export const config: CompiledConfig = {
           "standard",
           "hd"
         ],
-        "rehost": false,
+        "rehost": true,
         "shape": "openai",
         "sizes": [
           "1024x1024",

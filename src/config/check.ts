@@ -1,6 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Ajv, addFormats } from '../lib/ajv.ts';
 import gatewaySchema from '../../schemas/gateway.schema.json' with { type: 'json' };
+import { checkTransformOps } from '../transforms/index.ts';
 import { OPERATIONS } from './types.ts';
 import type { LoadedConfig, Problem } from './load.ts';
 
@@ -99,6 +100,9 @@ function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): 
     if (transform !== undefined && !(transform in transforms)) {
       report(['models', id, 'images', 'transform'], `unknown transform "${transform}"`);
     }
+  }
+  for (const [name, ops] of Object.entries<any>(transforms)) {
+    for (const problem of checkTransformOps(ops)) report(['transforms', name, ...problem.path], problem.message);
   }
   const seenRoutes = new Map<string, number>();
   (config.routes ?? []).forEach((route: any, i: number) => {

@@ -6,10 +6,10 @@ import type {
   ModelSource,
   RouteEntry,
   TargetEntry,
-  TransformOp,
   VendorAuth,
   VendorEntry,
 } from './types.ts';
+import { readTransformOps } from '../transforms/index.ts';
 import { envName, parseDuration, parseSize } from './units.ts';
 
 const DEFAULT_TIMEOUT = '600s';
@@ -130,11 +130,6 @@ function compileKey(raw: any): KeyEntry {
   };
 }
 
-function compileTransformOp(raw: any): TransformOp {
-  const [op, args] = Object.entries<any>(raw)[0];
-  return { op, ...args } as TransformOp;
-}
-
 /** Turns a checked config value (see check.ts) into the compiled, sorted, secret-free tables. */
 export function compileConfig(value: unknown): CompiledConfig {
   const raw = value as any;
@@ -162,7 +157,7 @@ export function compileConfig(value: unknown): CompiledConfig {
     models: sortedRecord(Object.entries<any>(models).map(([id, m]) => [id, compileModel(id, m, models, vendors)])),
     routes: (raw.routes ?? []).map(compileRoute),
     transforms: sortedRecord(
-      Object.entries<any>(raw.transforms ?? {}).map(([name, ops]) => [name, ops.map(compileTransformOp)]),
+      Object.entries<any>(raw.transforms ?? {}).map(([name, ops]) => [name, readTransformOps(ops)]),
     ),
   };
 }

@@ -1,5 +1,6 @@
 import type { Protocol } from '../config/types.ts';
 import { anthropicAdapter } from './anthropic.ts';
+import { dashscopeAdapter } from './dashscope.ts';
 import { geminiAdapter } from './gemini.ts';
 import { openaiAdapter } from './openai.ts';
 import type { ProtocolAdapter } from './types.ts';
@@ -8,6 +9,7 @@ const ADAPTERS: Partial<Record<Protocol, ProtocolAdapter>> = {
   openai: openaiAdapter,
   anthropic: anthropicAdapter,
   gemini: geminiAdapter,
+  dashscope: dashscopeAdapter,
 };
 
 /** The adapter of a vendor protocol. Adding a protocol = one file in src/protocols/ plus one line here. */

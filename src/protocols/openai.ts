@@ -40,6 +40,11 @@ export const openaiAdapter: ProtocolAdapter = {
   },
   requestHeaders: ['content-type', 'accept', 'openai-beta'],
   readUsage,
+  askForStreamUsage(op, body) {
+    if ((op !== 'chat' && op !== 'completions') || body?.stream !== true || body.stream_options?.include_usage) return undefined;
+    return { ...body, stream_options: { ...body.stream_options, include_usage: true } };
+  },
+  isUsageOnlyEvent: (json) => Array.isArray(json?.choices) && json.choices.length === 0 && json.usage != null,
   readError(status, body: any) {
     const error = body?.error;
     if (error && typeof error === 'object') {

@@ -34,6 +34,14 @@ export interface ProtocolAdapter {
   readUsage(json: any): Usage | undefined;
   /** Reads a vendor error body (already parsed JSON, or undefined when it was not JSON). */
   readError(status: number, body: unknown): VendorErrorInfo;
+  /**
+   * For streams that report usage only on request: the body asking for it, or undefined when the client
+   * already asked (or the protocol always reports it). The extra events are then removed by
+   * `isUsageOnlyEvent` before the client sees them.
+   */
+  askForStreamUsage?(op: Operation, body: any): any | undefined;
+  /** True for a stream event that only carries the usage the gateway asked for. */
+  isUsageOnlyEvent?(json: any): boolean;
   /** Operations this protocol serves with logic of its own (e.g. asynchronous image tasks). */
   handlers?: Partial<Record<Operation, OpHandler>>;
 }

@@ -27,8 +27,8 @@ export function readPresentedKey(ctx: RequestContext): string | undefined {
 }
 
 /** Finds the client key of a request (constant-time comparison of digests) or throws 401. */
-export function authenticate(ctx: RequestContext): RuntimeKey {
-  const presented = readPresentedKey(ctx);
+export function authenticate(ctx: RequestContext, fallbackKey?: string): RuntimeKey {
+  const presented = readPresentedKey(ctx) ?? fallbackKey;
   if (!presented) {
     throw new GatewayError(401, 'missing_api_key', 'No API key provided. Send it as "Authorization: Bearer <key>".');
   }

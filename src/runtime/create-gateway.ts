@@ -5,10 +5,15 @@ import type { AddressInfo } from 'node:net';
 import { createApp, createRouter, defineEventHandler, toNodeListener } from 'h3';
 import type { CompiledConfig } from '../config/types.ts';
 import { createRequestHandler, type UsageSink } from './handle-request.ts';
+import { createUpgradeListener } from './realtime-route.ts';
+import { createServices, type Services } from './services.ts';
 import { closeSnapshot, createSnapshot } from './snapshot.ts';
 import type { Snapshot } from './types.ts';
 import './listings.ts';
 import './videos.ts';
+import '../translate/register.ts';
+import '../images/index.ts';
+import { serveStoredImage } from '../images/serve.ts';
 
 /** Options of {@link createGateway}. */
 export interface GatewayOptions {
@@ -16,6 +21,8 @@ export interface GatewayOptions {
   env?: NodeJS.ProcessEnv;
   /** Receivers of the usage event every request ends with (logs, metrics, limits). */
   onUsage?: UsageSink[];
+  /** Limits and cooldowns (default: in-memory, this process only). */
+  services?: Services;
 }
 
 /** A running gateway. */
@@ -30,8 +37,10 @@ export interface Gateway {
 }
 
 /** Auxiliary routes (health, stored images) on h3; everything the route table names is served natively. */
-function createAuxiliaryApp() {
-  const router = createRouter().get('/healthz', defineEventHandler(() => ({ status: 'ok' })));
+function createAuxiliaryApp(getSnapshot: () => Snapshot) {
+  const router = createRouter()
+    .get('/healthz', defineEventHandler(() => ({ status: 'ok' })))
+    .get('/files/images/:id', serveStoredImage(() => getSnapshot().config.server));
   const app = createApp().use(router);
   const listener = toNodeListener(app);
   const paths = new Set(['/healthz']);
@@ -55,11 +64,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   const sink: UsageSink = (event) => {
     for (const receive of sinks) receive(event);
   };
-  const handler = createRequestHandler(() => snapshot, sink, createAuxiliaryApp());
+  const services = options.services ?? createServices(options.config.server);
+  const handler = createRequestHandler(() => snapshot, services, sink, createAuxiliaryApp(() => snapshot));
   const { tls } = options.config.server;
   const server = tls
     ? createHttpsServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, handler)
     : createHttpServer(handler);
+  server.on('upgrade', createUpgradeListener(() => snapshot, sink));
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
@@ -87,6 +98,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         server.closeIdleConnections();
       });
       await closeSnapshot(snapshot);
+      await services.store.close();
     },
   };
 }

@@ -10,6 +10,10 @@ import { parseJsonBody, readBody } from './read-body.ts';
 import { readModelId, resolveModel } from './resolve-model.ts';
 import { validateBody } from './validate.ts';
 import { callVendor } from './vendor-call.ts';
+import type { Admission } from '../limits/limiter.ts';
+import { orderTargets } from '../routing/order-targets.ts';
+import { runAttempts } from '../routing/run-attempts.ts';
+import type { Services } from './services.ts';
 import type { OpCall, RequestContext, Snapshot, UsageEvent } from './types.ts';
 
 /** Receives the one usage event every request ends with. */
@@ -28,8 +32,9 @@ function createContext(req: IncomingMessage, res: ServerResponse, snapshot: Snap
   const path = q === -1 ? url : url.slice(0, q);
   const match = snapshot.match(req.method ?? 'GET', path);
   const route = match?.route ?? { method: 'GET', path, style: guessStyle(path), op: 'models-list', model: { from: 'none', name: '' }, body: 'none' };
+  const id = randomUUID();
   return {
-    id: randomUUID(),
+    id,
     startedAt: performance.now(),
     deadline: Date.now() + 600_000,
     signal: abort.signal,
@@ -40,6 +45,7 @@ function createContext(req: IncomingMessage, res: ServerResponse, snapshot: Snap
     snapshot,
     usage: {},
     vendorCalls: 0,
+    headers: { 'x-request-id': id },
     req,
     res,
     matched: match !== undefined,
@@ -54,14 +60,17 @@ export function sendError(ctx: RequestContext, error: GatewayError): void {
     return;
   }
   const rendered = renderError(ctx.style, error, ctx.id);
-  res.writeHead(rendered.status, { ...rendered.headers, 'x-request-id': ctx.id, 'content-length': String(Buffer.byteLength(rendered.body)) });
+  res.writeHead(rendered.status, { ...ctx.headers, ...rendered.headers, 'content-length': String(Buffer.byteLength(rendered.body)) });
   res.end(rendered.body);
 }
 
-async function serve(ctx: RequestContext & { matched?: boolean }): Promise<void> {
+async function serve(ctx: RequestContext & { matched?: boolean }, services: Services, admitted: (a: Admission) => void): Promise<void> {
   const { route } = ctx;
   if (!ctx.matched) throw new GatewayError(404, 'route_not_found', `No route for ${ctx.req.method} ${ctx.route.path}.`);
   ctx.key = authenticate(ctx);
+  const admission = await services.limiter.admit(ctx.key.config);
+  admitted(admission);
+  Object.assign(ctx.headers, admission.headers);
   if (route.model.from === 'none') {
     await getModellessHandler(route.op)({ ctx, body: undefined } as OpCall);
     return;
@@ -79,29 +88,40 @@ async function serve(ctx: RequestContext & { matched?: boolean }): Promise<void>
     const form = await readMultipartModel(ctx.req, { field: route.model.name, limitBytes: limit, signal: ctx.signal });
     multipartModel = form.model;
     upload = form.body;
+    upload.on('error', () => undefined);
     ctx.res.once('close', () => void form.cleanup());
   }
   const modelId = readModelId(ctx, body, multipartModel);
   const model = resolveModel(ctx, modelId);
-  const target = model.targets[0];
-  const vendor = ctx.snapshot.vendors.get(target.vendor)!;
   ctx.modelId = modelId;
   ctx.model = model;
-  ctx.target = target;
-  ctx.vendor = vendor;
-  const call: OpCall = {
-    ctx,
-    body,
-    raw,
-    upload,
-    model,
-    target,
-    vendor,
-    callVendor: (request, vendorName) =>
-      callVendor(ctx, vendorName ? ctx.snapshot.vendors.get(vendorName)! : vendor, request),
-  };
-  if (upload) call.raw = undefined;
-  await getHandler(route.op, ctx.style, vendor.config.protocol)(call);
+  const single = model.targets.length === 1 && model.fallback.length === 0;
+  await runAttempts({
+    targets: single ? model.targets : orderTargets(model, Math.random),
+    policy: model.routing,
+    signal: ctx.signal,
+    deadline: model.routing.deadlineMs ? Math.min(ctx.deadline, Date.now() + model.routing.deadlineMs) : ctx.deadline,
+    health: single ? undefined : services.health,
+    attempt: async (attempt) => {
+      const target = attempt.target;
+      const vendor = ctx.snapshot.vendors.get(target.vendor)!;
+      ctx.target = target;
+      ctx.vendor = vendor;
+      ctx.commit = attempt.commit;
+      const call: OpCall = {
+        ctx,
+        body,
+        raw: upload ? undefined : raw,
+        upload,
+        model,
+        target,
+        vendor,
+        callVendor: (request, vendorName) =>
+          callVendor(ctx, vendorName ? ctx.snapshot.vendors.get(vendorName)! : vendor, request, attempt.signal),
+      };
+      await getHandler(route.op, ctx.style, vendor.config.protocol)(call);
+    },
+  });
 }
 
 function toUsageEvent(ctx: RequestContext, error?: GatewayError): UsageEvent {
@@ -127,6 +147,7 @@ function toUsageEvent(ctx: RequestContext, error?: GatewayError): UsageEvent {
  */
 export function createRequestHandler(
   getSnapshot: () => Snapshot,
+  services: Services,
   sink: UsageSink,
   fallback?: (req: IncomingMessage, res: ServerResponse) => boolean,
 ) {
@@ -135,11 +156,16 @@ export function createRequestHandler(
     const ctx = createContext(req, res, getSnapshot(), abort);
     if (!(ctx as { matched?: boolean }).matched && fallback?.(req, res)) return;
     let failure: GatewayError | undefined;
+    let admission: Admission | undefined;
     res.once('close', () => {
       if (!res.writableFinished) abort.abort();
-      sink(toUsageEvent(ctx, failure));
+      admission?.release();
+      const event = toUsageEvent(ctx, failure);
+      const tokens = (event.usage.inputTokens ?? 0) + (event.usage.outputTokens ?? 0);
+      if (tokens > 0) admission?.charge(tokens);
+      sink(event);
     });
-    serve(ctx).catch((error: unknown) => {
+    serve(ctx, services, (a) => (admission = a)).catch((error: unknown) => {
       failure = toGatewayError(error);
       if (failure.status === 499 || res.destroyed) return;
       sendError(ctx, failure);

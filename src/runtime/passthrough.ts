@@ -1,7 +1,11 @@
 import { GatewayError, renderStreamError } from '../errors.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
 import type { PassthroughEndpoint, ProtocolAdapter } from '../protocols/types.ts';
+import type { Transform } from 'node:stream';
+import { markFirstByte } from './respond.ts';
+import { createSseEventFilter } from './sse-filter.ts';
 import { UsageSniffer } from './usage-sniffer.ts';
+import { toVendorFailure } from './vendor-call.ts';
 import { readErrorBody, toVendorError } from './vendor-error.ts';
 import type { OpCall, OpHandler, RequestContext, VendorResponse } from './types.ts';
 
@@ -28,19 +32,21 @@ function pickHeaders(ctx: RequestContext, adapter: ProtocolAdapter): Record<stri
   return picked;
 }
 
-function buildBody(endpoint: PassthroughEndpoint, call: OpCall) {
-  if (call.upload) return call.upload;
-  if (!call.raw) return undefined;
-  if (endpoint.model === 'body' && call.body.model !== call.target.upstream) {
-    return JSON.stringify({ ...call.body, model: call.target.upstream });
-  }
-  return call.raw;
+/** The body sent to the vendor: the client's bytes unless the model name or a usage request changes it. */
+function buildBody(endpoint: PassthroughEndpoint, call: OpCall, adapter: ProtocolAdapter) {
+  if (call.upload) return { body: call.upload, stripUsage: false };
+  if (!call.raw) return { body: undefined, stripUsage: false };
+  const withUsage = adapter.askForStreamUsage?.(call.ctx.route.op, call.body);
+  const renamed = endpoint.model === 'body' && call.body.model !== call.target.upstream;
+  if (!withUsage && !renamed) return { body: call.raw, stripUsage: false };
+  const json = { ...(withUsage ?? call.body), ...(renamed ? { model: call.target.upstream } : {}) };
+  return { body: JSON.stringify(json), stripUsage: withUsage !== undefined };
 }
 
 const MAX_JSON_BYTES = 8 * 1024 * 1024;
 
 function pickResponseHeaders(ctx: RequestContext, response: VendorResponse): Record<string, string | string[]> {
-  const headers: Record<string, string | string[]> = { 'x-request-id': ctx.id };
+  const headers: Record<string, string | string[]> = { ...ctx.headers };
   for (const name of RESPONSE_HEADERS) {
     const value = response.headers[name];
     if (value !== undefined) headers[name] = value;
@@ -61,7 +67,7 @@ async function forwardJson(call: OpCall, response: VendorResponse, adapter: Prot
     size += chunk.length;
     if (size > MAX_JSON_BYTES) {
       const sniffer = new UsageSniffer(adapter, ctx.usage, false);
-      return pipeBody(call, response, adapter, sniffer, chunks);
+      return pipeBody(call, response, sniffer, chunks);
     }
   }
   const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
@@ -75,30 +81,63 @@ async function forwardJson(call: OpCall, response: VendorResponse, adapter: Prot
   if (usage) Object.assign(ctx.usage, Object.fromEntries(Object.entries(usage).filter(([, v]) => v !== undefined)));
   const headers = pickResponseHeaders(ctx, response);
   headers['content-length'] = String(size);
-  ctx.ttfbMs ??= performance.now() - ctx.startedAt;
+  markFirstByte(ctx);
   ctx.res.writeHead(response.status, headers);
   ctx.res.end(body);
 }
 
-/** Pipes a vendor body to the client as it arrives (SSE, audio, video), reading usage on the way. */
-function pipeBody(
+/** Waits for the first body chunk (null at end of body); a failure before it throws, so the attempt can be retried. */
+function readFirstChunk(call: OpCall, body: VendorResponse['body']): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      done();
+      body.pause();
+      resolve(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve(null);
+    };
+    const onError = (error: unknown) => {
+      done();
+      reject(toVendorFailure(error, call.ctx, call.vendor));
+    };
+    const done = () => {
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('error', onError);
+    };
+    body.on('data', onData);
+    body.on('end', onEnd);
+    body.on('error', onError);
+  });
+}
+
+/**
+ * Pipes a vendor body to the client as it arrives (SSE, audio, video), reading usage on the way. The
+ * client's headers go out with the first body byte: until then a failed attempt is still retryable.
+ */
+async function pipeBody(
   call: OpCall,
   response: VendorResponse,
-  adapter: ProtocolAdapter,
   sniffer: UsageSniffer | undefined,
   prefix: Buffer[] = [],
+  filter?: Transform,
 ): Promise<void> {
   const { ctx } = call;
   const { res } = ctx;
+  const sink = filter ?? res;
+  filter?.pipe(res);
+  const body = response.body;
+  const first = prefix.length ? null : await readFirstChunk(call, body);
   const sse = String(response.headers['content-type'] ?? '').startsWith('text/event-stream');
-  ctx.ttfbMs ??= performance.now() - ctx.startedAt;
+  markFirstByte(ctx);
   res.writeHead(response.status, pickResponseHeaders(ctx, response));
-  for (const chunk of prefix) {
+  for (const chunk of first ? [first] : prefix) {
     sniffer?.push(chunk);
-    res.write(chunk);
+    sink.write(chunk);
   }
-  return new Promise((resolve) => {
-    const body = response.body;
+  await new Promise<void>((resolve) => {
     if (sniffer) body.on('data', (chunk: Buffer) => sniffer.push(chunk));
     body.on('end', () => {
       sniffer?.end();
@@ -118,16 +157,21 @@ function pipeBody(
       if (!body.readableEnded) body.destroy();
       resolve();
     });
-    body.pipe(res);
+    body.pipe(sink);
+    body.resume();
   });
 }
 
-/** Sends a vendor's 2xx answer to the client: JSON checked then sent, streams and bytes piped. */
-export function pipeResponse(call: OpCall, response: VendorResponse, adapter: ProtocolAdapter): Promise<void> {
+/**
+ * Sends a vendor's 2xx answer to the client: JSON checked then sent, streams and bytes piped
+ * (`stripUsage`: without the usage-only events the gateway asked for).
+ */
+export function pipeResponse(call: OpCall, response: VendorResponse, adapter: ProtocolAdapter, stripUsage = false): Promise<void> {
   const contentType = String(response.headers['content-type'] ?? '');
   if (contentType.includes('json')) return forwardJson(call, response, adapter);
-  const sse = contentType.startsWith('text/event-stream');
-  return pipeBody(call, response, adapter, sse ? new UsageSniffer(adapter, call.ctx.usage, true) : undefined);
+  if (!contentType.startsWith('text/event-stream')) return pipeBody(call, response, undefined);
+  const filter = stripUsage && adapter.isUsageOnlyEvent ? createSseEventFilter(adapter.isUsageOnlyEvent) : undefined;
+  return pipeBody(call, response, new UsageSniffer(adapter, call.ctx.usage, true), [], filter);
 }
 
 /** Forwards an operation to a vendor of the caller's own protocol: original bytes out, vendor bytes back. */
@@ -135,13 +179,13 @@ export function createPassthrough(endpoint: PassthroughEndpoint): OpHandler {
   return async (call) => {
     const adapter = getProtocolAdapter(call.vendor.config.protocol);
     const headers = pickHeaders(call.ctx, adapter);
-    const body = buildBody(endpoint, call);
+    const { body, stripUsage } = buildBody(endpoint, call, adapter);
     if (typeof body === 'string') headers['content-length'] = String(Buffer.byteLength(body));
     const response = await call.callVendor({ method: endpoint.method, path: buildPath(endpoint, call), headers, body });
     if (response.status >= 400) {
       const { json } = await readErrorBody(response);
-      throw toVendorError(call.vendor, response.status, json);
+      throw toVendorError(call.vendor, response.status, json, response.headers);
     }
-    await pipeResponse(call, response, adapter);
+    await pipeResponse(call, response, adapter, stripUsage);
   };
 }

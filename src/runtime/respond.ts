@@ -1,12 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import type { RequestContext } from './types.ts';
 
-/** Response headers every gateway response carries. */
-function baseHeaders(ctx: RequestContext): Record<string, string> {
-  return { 'x-request-id': ctx.id };
-}
-
-function markFirstByte(ctx: RequestContext): void {
+/**
+ * Marks the moment the client's response starts: commits the current attempt (no retry or fallback after
+ * it; throws if the attempt was already given up) and records the time to first byte.
+ */
+export function markFirstByte(ctx: RequestContext): void {
+  ctx.commit?.();
   if (ctx.ttfbMs === undefined) ctx.ttfbMs = performance.now() - ctx.startedAt;
 }
 
@@ -33,7 +33,7 @@ export function sendBytes(
   markFirstByte(ctx);
   res.writeHead(status, {
     ...headers,
-    ...baseHeaders(ctx),
+    ...ctx.headers,
     'content-length': String(Buffer.byteLength(body)),
   });
   res.end(body);
@@ -48,7 +48,7 @@ export function startStream(
   const { res } = ctx;
   if (res.headersSent) return;
   markFirstByte(ctx);
-  res.writeHead(status, { ...headers, ...baseHeaders(ctx) });
+  res.writeHead(status, { ...headers, ...ctx.headers });
   res.flushHeaders();
 }
 

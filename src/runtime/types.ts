@@ -117,6 +117,10 @@ export interface RequestContext {
   usage: Usage;
   vendorCalls: number;
   ttfbMs?: number;
+  /** Headers every response of this request carries: `x-request-id` and the key's `x-ratelimit-*`. */
+  headers: Record<string, string>;
+  /** Called right before the first response byte: from then on no retry and no fallback. Set per attempt. */
+  commit?: () => void;
   req: IncomingMessage;
   res: ServerResponse;
 }

@@ -11,20 +11,30 @@ export function toVendorFailure(error: any, ctx: RequestContext, vendor: Runtime
   return new GatewayError(502, 'upstream_unreachable', `Vendor "${vendor.config.name}" could not be reached (${code ?? 'connection failed'}).`);
 }
 
+/** The vendor's configured headers plus its auth header, and the path with its auth query parameter. */
+export function addVendorAuth(vendor: RuntimeVendor, path: string, headers: Record<string, string>): string {
+  const { auth } = vendor.config;
+  Object.assign(headers, vendor.config.headers);
+  if (auth.kind === 'bearer') headers.authorization = `Bearer ${vendor.secret ?? ''}`;
+  else if (auth.kind === 'header') headers[auth.header] = vendor.secret ?? '';
+  else if (auth.kind === 'query') {
+    return `${path}${path.includes('?') ? '&' : '?'}${encodeURIComponent(auth.param)}=${encodeURIComponent(vendor.secret ?? '')}`;
+  }
+  return path;
+}
+
 /**
  * Calls a vendor: joins the base path, adds the vendor's auth and configured headers, and shares the
  * request's AbortSignal. Throws a GatewayError when no response arrives.
  */
-export async function callVendor(ctx: RequestContext, vendor: RuntimeVendor, request: VendorRequest): Promise<VendorResponse> {
-  const { config } = vendor;
-  const headers: Record<string, string> = { ...request.headers, ...config.headers };
-  let path = vendor.basePath + request.path;
-  const { auth } = config;
-  if (auth.kind === 'bearer') headers.authorization = `Bearer ${vendor.secret ?? ''}`;
-  else if (auth.kind === 'header') headers[auth.header] = vendor.secret ?? '';
-  else if (auth.kind === 'query') {
-    path += `${path.includes('?') ? '&' : '?'}${encodeURIComponent(auth.param)}=${encodeURIComponent(vendor.secret ?? '')}`;
-  }
+export async function callVendor(
+  ctx: RequestContext,
+  vendor: RuntimeVendor,
+  request: VendorRequest,
+  signal: AbortSignal = ctx.signal,
+): Promise<VendorResponse> {
+  const headers: Record<string, string> = { ...request.headers };
+  const path = addVendorAuth(vendor, vendor.basePath + request.path, headers);
   ctx.vendorCalls++;
   try {
     const response = await vendor.dispatcher.request({
@@ -33,7 +43,7 @@ export async function callVendor(ctx: RequestContext, vendor: RuntimeVendor, req
       method: request.method,
       headers,
       body: request.body,
-      signal: ctx.signal,
+      signal,
       ...(request.headersTimeoutMs ? { headersTimeout: request.headersTimeoutMs } : {}),
     });
     return { status: response.statusCode, headers: response.headers, body: response.body as VendorResponse['body'] };

@@ -1,5 +1,6 @@
 import { GatewayError } from '../errors.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
+import { readRetryAfter } from '../routing/retry-after.ts';
 import type { RuntimeVendor, VendorResponse } from './types.ts';
 
 const MAX_ERROR_BYTES = 64 * 1024;
@@ -30,7 +31,12 @@ export async function readErrorBody(response: VendorResponse): Promise<{ text: s
  * 502 `upstream_auth_failed` (vendors echo key fragments in those messages), policy codes become
  * `content_policy_violation`, and a body that is not JSON becomes 502.
  */
-export function toVendorError(vendor: RuntimeVendor, status: number, json: unknown): GatewayError {
+export function toVendorError(
+  vendor: RuntimeVendor,
+  status: number,
+  json: unknown,
+  headers: VendorResponse['headers'] = {},
+): GatewayError {
   const name = vendor.config.name;
   if (status === 401 || status === 403) {
     return new GatewayError(502, 'upstream_auth_failed', `Vendor "${name}" rejected the gateway's credentials.`);
@@ -42,6 +48,7 @@ export function toVendorError(vendor: RuntimeVendor, status: number, json: unkno
   if (vendor.config.policyErrorCodes.includes(info.code)) {
     return new GatewayError(400, 'content_policy_violation', info.message || 'The request was rejected by the content policy.');
   }
-  const retryAfter = status === 429 ? 1 : undefined;
+  const waitMs = readRetryAfter(headers);
+  const retryAfter = waitMs !== undefined ? waitMs / 1000 : status === 429 || status === 503 ? 1 : undefined;
   return new GatewayError(status, info.code, info.message || `Vendor "${name}" answered ${status}.`, { retryAfter });
 }

@@ -27,7 +27,7 @@ async function forwardTask(call: OpCall, op: 'videos-create' | 'videos-get'): Pr
     body,
   });
   const { json } = await readErrorBody(response);
-  if (response.status >= 400) throw toVendorError(call.vendor, response.status, json);
+  if (response.status >= 400) throw toVendorError(call.vendor, response.status, json, response.headers);
   const task = json as Record<string, unknown> | undefined;
   if (!task || typeof task.id !== 'string') {
     throw new GatewayError(502, 'upstream_bad_response', `Vendor "${call.vendor.config.name}" answered without a task id.`);

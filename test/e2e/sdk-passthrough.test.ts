@@ -70,6 +70,30 @@ describe('OpenAI SDK on the chat-completions style (same-protocol passthrough)',
   });
 });
 
+describe('usage of OpenAI-protocol streams', () => {
+  it('asks the vendor for usage, counts it, and hides the extra chunk from a client that did not ask', async () => {
+    const event = gw.nextEvent();
+    const response = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gw.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'count me' }] }),
+    });
+    const text = await response.text();
+    const events = text.split('\n\n').filter(Boolean);
+    expect(events.at(-1)).toBe('data: [DONE]');
+    expect(text).not.toContain('"choices":[]');
+    const content = events
+      .slice(0, -1)
+      .map((e) => JSON.parse(e.slice('data: '.length)).choices[0]?.delta?.content ?? '')
+      .join('');
+    expect(content).toContain('count me');
+    expect(lastJson(gw.sims.openai).stream_options).toEqual({ include_usage: true });
+    const usage = (await event).usage;
+    expect(usage.inputTokens).toBeGreaterThan(0);
+    expect(usage.outputTokens).toBeGreaterThan(0);
+  });
+});
+
 describe('Anthropic SDK on the messages style', () => {
   const client = () => new Anthropic({ baseURL: gw.url, apiKey: gw.key, maxRetries: 0 });
 

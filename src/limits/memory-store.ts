@@ -1,0 +1,162 @@
+import { TARGET_STALE_MS } from './store.ts';
+import type { AdmitRequest, AdmitResult, LimitStore, TargetStatus, WindowState } from './store.ts';
+
+/** Options of {@link createMemoryStore}. */
+export interface MemoryStoreOptions {
+  /** Clock in epoch milliseconds (tests inject their own). */
+  now?: () => number;
+}
+
+interface Window {
+  used: number;
+  resetAt: number;
+}
+
+interface TargetRecord {
+  failures: number;
+  /** Cooldown end (0: none). */
+  until: number;
+  /** End of the current probe lease (0: none). */
+  probeUntil: number;
+  /** The record is forgotten after this (a failure streak this old no longer counts). */
+  staleAt: number;
+}
+
+const READY: TargetStatus = { state: 'ready', failures: 0, retryInMs: 0 };
+
+/**
+ * The default store: plain maps in this process, no setup, microseconds per request. Limits are per
+ * process; several processes or machines need the Redis store to share one limit.
+ */
+export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore {
+  const now = options.now ?? Date.now;
+  const requests = new Map<string, Window>();
+  const tokens = new Map<string, Window>();
+  const slots = new Map<string, Set<string>>();
+  const targets = new Map<string, TargetRecord>();
+
+  function admitNow(request: AdmitRequest): AdmitResult {
+    const time = now();
+    const { rpm = 0, tpm = 0, concurrency = 0 } = request;
+    const requestWindow = rpm > 0 ? readWindow(requests, request.id, time) : undefined;
+    const tokenWindow = tpm > 0 ? readWindow(tokens, request.id, time) : undefined;
+    const held = concurrency > 0 ? getSlots(slots, request.id) : undefined;
+
+    let verdict: AdmitResult['verdict'] = 'ok';
+    if (requestWindow && requestWindow.used >= rpm) verdict = 'rpm';
+    else if (tokenWindow && tokenWindow.used >= tpm) verdict = 'tpm';
+    else if (held && held.size >= concurrency) verdict = 'concurrency';
+
+    let requestState: WindowState | undefined;
+    if (rpm > 0) {
+      let window = requestWindow;
+      if (verdict === 'ok') {
+        if (!window) requests.set(request.id, (window = { used: 0, resetAt: time + request.windowMs }));
+        window.used += 1;
+      }
+      requestState = toState(verdict === 'ok', rpm, window, time);
+    }
+    if (held && verdict === 'ok') held.add(request.slot);
+    return {
+      verdict,
+      requests: requestState,
+      tokens: tpm > 0 ? toState(verdict !== 'tpm', tpm, tokenWindow, time) : undefined,
+      concurrency: held ? { limit: concurrency, inUse: held.size } : undefined,
+    };
+  }
+
+  function checkTargetNow(id: string, leaseMs: number): TargetStatus {
+    const time = now();
+    const record = readTarget(targets, id, time);
+    if (!record) return READY;
+    if (record.until === 0) return { state: 'ready', failures: record.failures, retryInMs: 0 };
+    if (time < record.until) return { state: 'cooling', failures: record.failures, retryInMs: record.until - time };
+    if (time < record.probeUntil) {
+      return { state: 'cooling', failures: record.failures, retryInMs: record.probeUntil - time };
+    }
+    record.probeUntil = time + leaseMs;
+    record.staleAt = Math.max(record.staleAt, record.probeUntil + TARGET_STALE_MS);
+    return { state: 'probe', failures: record.failures, retryInMs: 0 };
+  }
+
+  function failTargetNow(id: string, threshold: number, cooldownMs: number): TargetStatus {
+    const time = now();
+    let record = readTarget(targets, id, time);
+    if (!record) targets.set(id, (record = { failures: 0, until: 0, probeUntil: 0, staleAt: 0 }));
+    record.failures += 1;
+    record.staleAt = time + cooldownMs + TARGET_STALE_MS;
+    if (time < record.until) return { state: 'cooling', failures: record.failures, retryInMs: record.until - time };
+    if (threshold > 0 && record.failures >= threshold) {
+      record.until = time + cooldownMs;
+      record.probeUntil = 0;
+      return { state: 'cooling', failures: record.failures, retryInMs: cooldownMs };
+    }
+    return { state: 'ready', failures: record.failures, retryInMs: 0 };
+  }
+
+  return {
+    failOpen: true,
+    admit: async (request) => admitNow(request),
+    async charge(id, amount, windowMs) {
+      if (!(amount > 0)) return;
+      const time = now();
+      const window = readWindow(tokens, id, time);
+      if (window) window.used += amount;
+      else tokens.set(id, { used: amount, resetAt: time + windowMs });
+    },
+    async release(id, slot) {
+      slots.get(id)?.delete(slot);
+    },
+    checkTarget: async (id, leaseMs) => checkTargetNow(id, leaseMs),
+    failTarget: async (id, threshold, cooldownMs) => failTargetNow(id, threshold, cooldownMs),
+    async clearTarget(id) {
+      targets.delete(id);
+    },
+    async close() {
+      requests.clear();
+      tokens.clear();
+      slots.clear();
+      targets.clear();
+    },
+  };
+}
+
+/** The open window of `id`, or undefined when none is open (an expired one is dropped). */
+function readWindow(map: Map<string, Window>, id: string, time: number): Window | undefined {
+  const window = map.get(id);
+  if (window && window.resetAt <= time) {
+    map.delete(id);
+    return undefined;
+  }
+  return window;
+}
+
+function readTarget(map: Map<string, TargetRecord>, id: string, time: number): TargetRecord | undefined {
+  const record = map.get(id);
+  if (record && record.staleAt <= time) {
+    map.delete(id);
+    return undefined;
+  }
+  return record;
+}
+
+function getSlots(map: Map<string, Set<string>>, id: string): Set<string> {
+  let set = map.get(id);
+  if (!set) map.set(id, (set = new Set()));
+  return set;
+}
+
+function toState(
+  allowed: boolean,
+  limit: number,
+  window: Window | undefined,
+  time: number,
+): WindowState {
+  const used = window?.used ?? 0;
+  return {
+    allowed,
+    limit,
+    remaining: Math.max(0, limit - used),
+    resetSeconds: window ? (window.resetAt - time) / 1000 : 0,
+  };
+}

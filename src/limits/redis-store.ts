@@ -1,0 +1,169 @@
+import { once } from 'node:events';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { getLimitsLogger } from './log.ts';
+import { defineLimitScripts } from './redis-scripts.ts';
+import { StoreUnavailableError, TARGET_STALE_MS } from './store.ts';
+import type { AdmitResult, AdmitVerdict, LimitStore, TargetStatus, WindowState } from './store.ts';
+
+/** Options of {@link createRedisStore}. */
+export interface RedisStoreOptions {
+  /** `redis://[user:password@]host:port[/db]` (or `rediss://`). */
+  url: string;
+  /** While Redis is unreachable: admit requests (true) or answer 503 (false). */
+  failOpen: boolean;
+  /** A command without a reply after this many ms fails (default 500): Redis never hangs a request. */
+  commandTimeoutMs?: number;
+  /** Delay before reconnect attempt `n` (default min(100 * n, 2000) ms). */
+  reconnectDelayMs?: (attempt: number) => number;
+  /** How long start-up waits for the first connection before serving anyway (default 2000 ms). */
+  connectWaitMs?: number;
+  /** A concurrency slot not refreshed for this long expires (default 30 s; refreshed every third of it). */
+  slotTtlMs?: number;
+  /** Prefix of every key (default `gw:`). */
+  prefix?: string;
+  log?: Logger;
+}
+
+const VERDICTS: readonly AdmitVerdict[] = ['ok', 'rpm', 'tpm', 'concurrency'];
+const TARGET_STATES: readonly TargetStatus['state'][] = ['ready', 'cooling', 'probe'];
+
+/**
+ * A store shared by every gateway process and machine through one Redis: each operation is one atomic
+ * Lua script, so a limit of 100 RPM is 100 RPM across any number of gateways. Commands fail fast while
+ * Redis is unreachable (no offline queue, no resend, a command timeout); the client reconnects by itself
+ * and the outage is logged once, when it starts, and once more when it ends.
+ */
+export async function createRedisStore(options: RedisStoreOptions): Promise<LimitStore> {
+  const log = getLimitsLogger(options.log);
+  const prefix = options.prefix ?? 'gw:';
+  const slotTtlMs = options.slotTtlMs ?? 30_000;
+  const reconnectDelay = options.reconnectDelayMs ?? ((n: number) => Math.min(100 * n, 2000));
+  const redis = new Redis(options.url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    commandTimeout: options.commandTimeoutMs ?? 500,
+    connectTimeout: 2000,
+    retryStrategy: (times) => reconnectDelay(times),
+  });
+  const scripts = defineLimitScripts(redis);
+  const outage = createOutageLog(log, options.failOpen);
+  let closing = false;
+  redis.on('error', (error) => outage.down(error));
+  redis.on('close', () => closing || outage.down(new Error('connection closed')));
+  redis.on('ready', () => outage.up());
+
+  const keyCache = new Map<string, readonly [string, string, string]>();
+  const keysOf = (id: string) => {
+    let keys = keyCache.get(id);
+    if (!keys) keyCache.set(id, (keys = [`${prefix}{${id}}:r`, `${prefix}{${id}}:t`, `${prefix}{${id}}:c`]));
+    return keys;
+  };
+  const targetKey = (id: string) => `${prefix}target:{${id}}`;
+
+  async function call<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      const value = await run();
+      outage.up();
+      return value;
+    } catch (error) {
+      outage.down(error);
+      throw new StoreUnavailableError(error);
+    }
+  }
+
+  const held = new Map<string, Set<string>>();
+  const refresh = setInterval(() => {
+    for (const [key, slots] of held) {
+      if (slots.size === 0) held.delete(key);
+      else scripts.touch(key, slotTtlMs, ...slots).catch((error) => outage.down(error));
+    }
+  }, Math.max(10, Math.floor(slotTtlMs / 3)));
+  refresh.unref();
+
+  await waitForReady(redis, options.connectWaitMs ?? 2000).catch((error) => outage.down(error));
+
+  return {
+    failOpen: options.failOpen,
+    async admit(request): Promise<AdmitResult> {
+      const { rpm = 0, tpm = 0, concurrency = 0 } = request;
+      const keys = keysOf(request.id);
+      const reply = await call(() =>
+        scripts.admit(keys, rpm, tpm, concurrency, request.windowMs, request.slot, slotTtlMs),
+      );
+      const [code, requestsUsed, requestsTtl, tokensUsed, tokensTtl, inUse] = reply;
+      if (code === 0 && concurrency > 0) getSet(held, keys[2]).add(request.slot);
+      return {
+        verdict: VERDICTS[code],
+        requests: rpm > 0 ? toState(code === 0, rpm, requestsUsed, requestsTtl) : undefined,
+        tokens: tpm > 0 ? toState(code !== 2, tpm, tokensUsed, tokensTtl) : undefined,
+        concurrency: concurrency > 0 ? { limit: concurrency, inUse } : undefined,
+      };
+    },
+    async charge(id, tokens, windowMs) {
+      if (!(tokens > 0)) return;
+      await call(() => scripts.charge(keysOf(id)[1], Math.round(tokens), windowMs));
+    },
+    async release(id, slot) {
+      const key = keysOf(id)[2];
+      held.get(key)?.delete(slot);
+      await call(() => redis.zrem(key, slot));
+    },
+    async checkTarget(id, leaseMs) {
+      return toStatus(await call(() => scripts.checkTarget(targetKey(id), leaseMs, TARGET_STALE_MS)));
+    },
+    async failTarget(id, threshold, cooldownMs) {
+      const reply = await call(() => scripts.failTarget(targetKey(id), threshold, cooldownMs, TARGET_STALE_MS));
+      return toStatus(reply);
+    },
+    async clearTarget(id) {
+      await call(() => redis.del(targetKey(id)));
+    },
+    async close() {
+      closing = true;
+      clearInterval(refresh);
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/** Logs an outage once when it starts and once when it ends; `down`/`up` are cheap to call often. */
+function createOutageLog(log: Logger, failOpen: boolean) {
+  let healthy = true;
+  return {
+    down(error: unknown) {
+      if (!healthy) return;
+      healthy = false;
+      const policy = failOpen ? 'fail-open: requests are admitted unchecked' : 'fail-closed: requests get 503';
+      log.warn({ err: error }, `limit store (redis) unreachable; ${policy}; reconnecting`);
+    },
+    up() {
+      if (healthy) return;
+      healthy = true;
+      log.info('limit store (redis) reachable again; limits are enforced');
+    },
+  };
+}
+
+async function waitForReady(redis: Redis, waitMs: number): Promise<void> {
+  if (redis.status === 'ready') return;
+  const signal = AbortSignal.timeout(waitMs);
+  await once(redis, 'ready', { signal }).catch(() => {
+    throw new Error(`redis not ready after ${waitMs} ms`);
+  });
+}
+
+function getSet(map: Map<string, Set<string>>, key: string): Set<string> {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  return set;
+}
+
+function toState(allowed: boolean, limit: number, used: number, ttlMs: number): WindowState {
+  return { allowed, limit, remaining: Math.max(0, limit - used), resetSeconds: ttlMs / 1000 };
+}
+
+function toStatus(reply: number[]): TargetStatus {
+  return { state: TARGET_STATES[reply[0]], failures: reply[1], retryInMs: reply[2] };
+}

@@ -1,0 +1,96 @@
+/**
+ * The state behind per-key limits and target cooldowns, behind one interface with two implementations:
+ * `memory-store.ts` (one process, the default) and `redis-store.ts` (shared by every process through
+ * atomic Lua scripts).
+ *
+ * Windows are fixed windows that start with their first hit and last `windowMs` (a Redis key with a
+ * TTL): all processes share one window per key, and at most `limit` requests are admitted in it. As with
+ * every fixed window, a burst at the end of one window and the start of the next may reach twice the limit
+ * within `windowMs`; in exchange a limit is exact and costs O(1) per request.
+ *
+ * Tokens are charged after the response, from the vendor's actual usage; nothing is estimated up front.
+ * A request is admitted while the tokens charged in the current window are under the limit, so the last
+ * admitted request may overshoot the limit by its own size; the next ones wait for the window to reset.
+ */
+
+/** Where a key stands in one limit window. */
+export interface WindowState {
+  /** Whether the window still admits (requests: this one was counted; tokens: used < limit). */
+  allowed: boolean;
+  limit: number;
+  /** What is left of the limit after this request (never negative). */
+  remaining: number;
+  /** Seconds (ms precision) until the window resets to the full limit; 0 when no window is open. */
+  resetSeconds: number;
+}
+
+/** One admission check: request, token and concurrency limits of one key, checked and taken atomically. */
+export interface AdmitRequest {
+  /** The key's identity (client key name). */
+  id: string;
+  /** Limits; absent or 0 means unlimited. */
+  rpm?: number;
+  tpm?: number;
+  concurrency?: number;
+  /** Length of the request and token windows. */
+  windowMs: number;
+  /** Unique id of this request's concurrency slot. */
+  slot: string;
+}
+
+/** Which limit refused a request, or `ok`. */
+export type AdmitVerdict = 'ok' | 'rpm' | 'tpm' | 'concurrency';
+
+/** The result of {@link LimitStore.admit}: nothing is counted unless the verdict is `ok`. */
+export interface AdmitResult {
+  verdict: AdmitVerdict;
+  /** Present when the request limit is set. */
+  requests?: WindowState;
+  /** Present when the token limit is set. */
+  tokens?: WindowState;
+  /** Present when the concurrency limit is set; `inUse` includes this request when admitted. */
+  concurrency?: { limit: number; inUse: number };
+}
+
+/** A target's health: `ready`, `cooling` (skip it) or `probe` (this caller alone may try it once). */
+export interface TargetStatus {
+  state: 'ready' | 'cooling' | 'probe';
+  /** Consecutive failures recorded so far. */
+  failures: number;
+  /** When cooling: milliseconds until a probe may be tried. */
+  retryInMs: number;
+}
+
+/** The shared state of limits and cooldowns. Every method may throw {@link StoreUnavailableError}. */
+export interface LimitStore {
+  /** What the gateway does while the store is unreachable: admit (true) or answer 503 (false). */
+  readonly failOpen: boolean;
+  /** Checks every limit of a key and, only when all pass, counts the request and takes a slot. */
+  admit(request: AdmitRequest): Promise<AdmitResult>;
+  /** Adds tokens used by a finished request to the key's token window (opening one if none is open). */
+  charge(id: string, tokens: number, windowMs: number): Promise<void>;
+  /** Frees a concurrency slot; releasing an unknown or already released slot does nothing. */
+  release(id: string, slot: string): Promise<void>;
+  /** A target's status; when its cooldown is over, grants one caller a probe lease of `leaseMs`. */
+  checkTarget(id: string, leaseMs: number): Promise<TargetStatus>;
+  /** Records a failure; the `threshold`-th in a row starts a cooldown of `cooldownMs`. */
+  failTarget(id: string, threshold: number, cooldownMs: number): Promise<TargetStatus>;
+  /** Records a success: the failure count and any cooldown are cleared. */
+  clearTarget(id: string): Promise<void>;
+  /** Stops timers and closes connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * How long a target's failure record outlives its last failure (or probe lease): failures further
+ * apart than this are not "in a row". Both stores use it.
+ */
+export const TARGET_STALE_MS = 600_000;
+
+/** Thrown by a store that cannot reach its backend; the caller applies the fail-open/closed policy. */
+export class StoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('The limit store is unreachable.', { cause });
+    this.name = 'StoreUnavailableError';
+  }
+}

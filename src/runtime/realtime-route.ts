@@ -1,0 +1,104 @@
+import type { IncomingMessage } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { GatewayError, renderError, toGatewayError } from '../errors.ts';
+import { getProtocolAdapter } from '../protocols/index.ts';
+import { authenticate } from './auth.ts';
+import type { UsageSink } from './handle-request.ts';
+import { createRealtimeUpgradeHandler, type RealtimeTarget } from './realtime.ts';
+import { readModelId, resolveModel } from './resolve-model.ts';
+import { addVendorAuth } from './vendor-call.ts';
+import type { RequestContext, Snapshot } from './types.ts';
+
+const contexts = new WeakMap<IncomingMessage, RequestContext>();
+const KEY_PROTOCOL = 'openai-insecure-api-key.';
+
+/** Browser clients cannot set headers on a WebSocket: the OpenAI SDK sends the key as a subprotocol. */
+function readSubprotocolKey(req: IncomingMessage): string | undefined {
+  const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',');
+  const entry = offered.map((p) => p.trim()).find((p) => p.startsWith(KEY_PROTOCOL));
+  return entry?.slice(KEY_PROTOCOL.length) || undefined;
+}
+
+function createUpgradeContext(req: IncomingMessage, snapshot: Snapshot): RequestContext {
+  const url = new URL(req.url ?? '/', 'http://gateway');
+  const match = snapshot.match('GET', url.pathname);
+  if (!match || match.route.op !== 'realtime') {
+    throw new GatewayError(404, 'route_not_found', `No WebSocket route for ${url.pathname}.`);
+  }
+  const id = crypto.randomUUID();
+  return {
+    id,
+    headers: { 'x-request-id': id },
+    startedAt: performance.now(),
+    deadline: Date.now() + 600_000,
+    signal: new AbortController().signal,
+    style: match.route.style,
+    route: match.route,
+    params: match.params,
+    query: url.searchParams,
+    snapshot,
+    usage: {},
+    vendorCalls: 0,
+    req,
+    res: undefined as never,
+  };
+}
+
+/** Authenticates an upgrade, resolves its model and builds the vendor's WebSocket URL and headers. */
+function authorizeRealtime(req: IncomingMessage, snapshot: Snapshot): RealtimeTarget {
+  const ctx = createUpgradeContext(req, snapshot);
+  contexts.set(req, ctx);
+  ctx.key = authenticate(ctx, readSubprotocolKey(req));
+  ctx.modelId = readModelId(ctx, undefined);
+  ctx.model = resolveModel(ctx, ctx.modelId);
+  ctx.target = ctx.model.targets[0];
+  const vendor = snapshot.vendors.get(ctx.target.vendor)!;
+  ctx.vendor = vendor;
+  const adapter = getProtocolAdapter(vendor.config.protocol);
+  const endpoint = adapter.passthrough.realtime;
+  if (!endpoint || adapter.style !== ctx.style) {
+    throw new GatewayError(501, 'not_implemented', `Realtime sessions are not available for models on ${vendor.config.protocol} vendors.`);
+  }
+  const query = new URLSearchParams(ctx.query);
+  query.set(ctx.route.model.name, ctx.target.upstream);
+  const headers: Record<string, string> = {};
+  for (const name of adapter.requestHeaders) {
+    const value = req.headers[name];
+    if (typeof value === 'string' && name !== 'content-type') headers[name] = value;
+  }
+  const path = addVendorAuth(vendor, `${vendor.basePath}${endpoint.path}?${query}`, headers);
+  ctx.vendorCalls = 1;
+  return { upstreamUrl: vendor.origin + path, headers };
+}
+
+/** The server's `upgrade` listener: realtime WebSocket sessions, authenticated, proxied, one usage event each. */
+export function createUpgradeListener(getSnapshot: () => Snapshot, sink: UsageSink) {
+  return createRealtimeUpgradeHandler(
+    {
+      authorize: async (req) => authorizeRealtime(req, getSnapshot()),
+      renderError(error, req) {
+        const ctx = contexts.get(req);
+        const id = ctx?.id ?? crypto.randomUUID();
+        const rendered = renderError(ctx?.style ?? 'openai', toGatewayError(error), id);
+        return { status: rendered.status, headers: { ...rendered.headers, 'x-request-id': id }, body: rendered.body };
+      },
+    },
+    (outcome, req) => {
+      const ctx = contexts.get(req);
+      if (!ctx) return;
+      sink({
+        requestId: ctx.id,
+        key: ctx.key?.config.name,
+        model: ctx.modelId,
+        vendor: ctx.vendor?.config.name,
+        op: 'realtime',
+        style: ctx.style,
+        status: outcome.status,
+        ...(outcome.error ? { error: outcome.error.code } : {}),
+        durationMs: outcome.durationMs,
+        vendorCalls: ctx.vendorCalls,
+        usage: ctx.usage,
+      });
+    },
+  );
+}

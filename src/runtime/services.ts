@@ -1,0 +1,28 @@
+import type { Logger } from 'pino';
+import type { ServerSettings } from '../config/types.ts';
+import { createLimiter, type Limiter } from '../limits/limiter.ts';
+import { createMemoryStore } from '../limits/memory-store.ts';
+import { createRedisStore } from '../limits/redis-store.ts';
+import type { LimitStore } from '../limits/store.ts';
+import { createTargetHealth, type TargetHealth } from '../routing/target-health.ts';
+
+/** The gateway's stateful services, which outlive config reloads: limits and target cooldowns. */
+export interface Services {
+  store: LimitStore;
+  limiter: Limiter;
+  health: TargetHealth;
+}
+
+/** Services over a given store (memory by default: one process, no setup). */
+export function createServices(settings: ServerSettings, store: LimitStore = createMemoryStore(), log?: Logger): Services {
+  return { store, limiter: createLimiter(store, settings.defaultLimits, { log }), health: createTargetHealth(store) };
+}
+
+/** Services over the store the config names: Redis (shared by every process) when `server.store` says so. */
+export async function openServices(settings: ServerSettings, env: NodeJS.ProcessEnv, log?: Logger): Promise<Services> {
+  const { store } = settings;
+  if (store.kind === 'memory') return createServices(settings, undefined, log);
+  const url = env[store.env];
+  if (!url) throw new Error(`server.store names env:${store.env}, which is not set`);
+  return createServices(settings, await createRedisStore({ url, failOpen: store.failOpen, log }), log);
+}
