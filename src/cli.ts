@@ -9,7 +9,8 @@ const USAGE = `usage: gateway <command>
   check [file]        validate a config (default gateway.yaml); prints file:line:col: message; exit 1 on errors
   build               regenerate generated/ from gateway.yaml and schemas/
   start [options]     serve; --config FILE (default: generated tables of gateway.yaml), --port N, --host H,
-                      --simulate (built-in simulated vendors; default when no vendor key is set)
+                      --simulate (built-in simulated vendors; default when no vendor key is set),
+                      --workers N (processes sharing the port), --drain-timeout S (default 30)
   dev [options]       start with listhen (pretty URL, reload on restart)`;
 
 async function runCheck(file = 'gateway.yaml'): Promise<number> {
@@ -45,8 +46,15 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
       host: { type: 'string' },
       simulate: { type: 'boolean' },
       'log-level': { type: 'string' },
+      workers: { type: 'string' },
+      'drain-timeout': { type: 'string' },
     },
   });
+  const workers = Number(values.workers ?? 1);
+  if (workers > 1 && !dev) {
+    const { runWorkers } = await import('./workers.ts');
+    if (runWorkers(workers)) return 0;
+  }
   const logger = createLogger(values['log-level'] ?? process.env.GATEWAY_LOG_LEVEL ?? 'info');
   let config = await loadConfig(values.config);
   let env = process.env;
@@ -57,7 +65,9 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
     env = setup.env;
     logger.warn(`simulate mode: every vendor is a built-in simulator; client key: ${SIMULATOR_CLIENT_KEY}`);
   }
-  const gateway = createGateway({ config, env, onUsage: [(event) => logger.info(event, 'request')] });
+  const { openServices } = await import('./runtime/services.ts');
+  const services = await openServices(config.server, env, logger);
+  const gateway = createGateway({ config, env, services, onUsage: [(event) => logger.info(event, 'request')] });
   const port = values.port !== undefined ? Number(values.port) : config.server.port;
   const host = values.host ?? config.server.host;
   if (dev) {
@@ -67,7 +77,11 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   }
   const url = await gateway.listen(port, host);
   logger.info(`listening on ${url}`);
-  const stop = () => void gateway.close().then(() => process.exit(0));
+  const drainMs = Number(values['drain-timeout'] ?? 30) * 1000;
+  const stop = () => {
+    logger.info(`draining ${gateway.inFlight()} request(s) for up to ${drainMs / 1000} s`);
+    void gateway.close(drainMs).then(() => process.exit(0));
+  };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return 0;

@@ -17,7 +17,13 @@ export function emitValidators(schemas: EndpointSchema[]): { code: string; types
     ajv.addSchema({ ...schema, $id: id });
     exports[getValidatorName(id)] = id;
   }
-  const code = getBanner('schemas/endpoints/*.json') + '// @ts-nocheck\n' + standaloneCode(ajv, exports) + '\n';
+  // ajv's ESM output still require()s its runtime helpers (ajv-validator/ajv#1976): give it a require.
+  const code =
+    getBanner('schemas/endpoints/*.json') +
+    '// @ts-nocheck\n' +
+    "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n" +
+    standaloneCode(ajv, exports).replace(/^"use strict";\n?/, '') +
+    '\n';
   const types =
     getBanner('schemas/endpoints/*.json') +
     `/** An ajv validator: true when valid, errors on the function otherwise. */\n` +

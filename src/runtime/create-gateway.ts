@@ -33,7 +33,13 @@ export interface Gateway {
   /** Swaps in a new compiled config; requests in flight keep the snapshot they started with. */
   reload(config: CompiledConfig): void;
   listen(port?: number, host?: string): Promise<string>;
-  close(): Promise<void>;
+  /** Requests (streams included) still being answered. */
+  inFlight(): number;
+  /**
+   * Stops accepting connections, lets requests in flight finish for up to `drainMs` (default 30 s),
+   * then closes what is left and releases the vendor pools and the store.
+   */
+  close(drainMs?: number): Promise<void>;
 }
 
 /** Auxiliary routes (health, stored images) on h3; everything the route table names is served natively. */
@@ -67,9 +73,15 @@ export function createGateway(options: GatewayOptions): Gateway {
   const services = options.services ?? createServices(options.config.server);
   const handler = createRequestHandler(() => snapshot, services, sink, createAuxiliaryApp(() => snapshot));
   const { tls } = options.config.server;
+  let active = 0;
+  const counted = (req: IncomingMessage, res: ServerResponse) => {
+    active++;
+    res.once('close', () => active--);
+    handler(req, res);
+  };
   const server = tls
-    ? createHttpsServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, handler)
-    : createHttpServer(handler);
+    ? createHttpsServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, counted)
+    : createHttpServer(counted);
   server.on('upgrade', createUpgradeListener(() => snapshot, sink));
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 0;
@@ -92,11 +104,14 @@ export function createGateway(options: GatewayOptions): Gateway {
         });
       });
     },
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+    inFlight: () => active,
+    async close(drainMs = 30_000) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const deadline = Date.now() + drainMs;
+      while (active > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      server.closeAllConnections();
+      await closed;
       await closeSnapshot(snapshot);
       await services.store.close();
     },
