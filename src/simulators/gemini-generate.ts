@@ -70,7 +70,8 @@ function planCalls(body: Record<string, any>, text: string): { functionCall: { n
  * functionResponse JSON after a call), cut to generationConfig.maxOutputTokens words (finishReason
  * MAX_TOKENS); with functionDeclarations (and no functionResponse in the last content) it calls each
  * function in one part each, finishReason STOP, as fixtures/gemini/function-call-response.json.
- * The stream is CRLF-framed `data:` events holding new text only; the last has finishReason and usage.
+ * The stream (`alt=sse`) is CRLF-framed `data:` events holding new text only; the last has finishReason
+ * and usage. Without `alt=sse` the same chunks come back as one JSON array, as the REST API does.
  */
 export function answerGenerate(
   res: ServerResponse,
@@ -78,6 +79,7 @@ export function answerGenerate(
   model: string,
   responseId: string,
   stream: boolean,
+  sse: boolean,
   pacing: { streamEvents?: number; streamIntervalMs: number },
 ): void | Promise<void> {
   const last = body.contents[body.contents.length - 1];
@@ -103,13 +105,16 @@ export function answerGenerate(
     const candidate = { content: { parts, role: 'model' }, finishReason, avgLogprobs: -0.1 };
     return sendJson(res, 200, { candidates: [candidate], usageMetadata: fullUsage, modelVersion: model, responseId }, headers);
   }
-  const event = (parts: unknown[], finish?: string): string => {
+  const chunk = (parts: unknown[], finish?: string): unknown => {
     const candidate = finish ? { content: { parts, role: 'model' }, finishReason: finish } : { content: { parts, role: 'model' } };
     const usageMetadata = finish ? fullUsage : { promptTokenCount: prompt, totalTokenCount: prompt, promptTokensDetails: promptDetails };
-    return formatSse(JSON.stringify({ candidates: [candidate], usageMetadata, modelVersion: model, responseId }), undefined, '\r\n');
+    return { candidates: [candidate], usageMetadata, modelVersion: model, responseId };
   };
-  if (calls.length > 0) return writeStream(res, SSE_HEADERS, { head: [], paced: [event(calls, finishReason)], tail: [] }, pacing.streamIntervalMs);
   const pieces = splitPieces(text, pacing.streamEvents);
-  const paced = pieces.map((piece, i) => event([{ text: piece }], i === pieces.length - 1 ? finishReason : undefined));
+  const chunks = calls.length > 0
+    ? [chunk(calls, finishReason)]
+    : pieces.map((piece, i) => chunk([{ text: piece }], i === pieces.length - 1 ? finishReason : undefined));
+  if (!sse) return sendJson(res, 200, chunks, headers);
+  const paced = chunks.map((c) => formatSse(JSON.stringify(c), undefined, '\r\n'));
   return writeStream(res, SSE_HEADERS, { head: [], paced, tail: [] }, pacing.streamIntervalMs);
 }

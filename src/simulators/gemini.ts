@@ -97,7 +97,7 @@ export async function startGeminiSimulator(options: SimulatorOptions = {}): Prom
       case 'streamGenerateContent': {
         const problem = findGenerateProblem(body);
         if (problem) return sendJson(res, 400, problem);
-        return answerGenerate(res, body, model, nextId(), method === 'streamGenerateContent', pacing);
+        return answerGenerate(res, body, model, nextId(), method === 'streamGenerateContent', query.get('alt') === 'sse', pacing);
       }
       case 'countTokens': {
         const total = countGeminiPrompt(isObject(body.generateContentRequest) ? body.generateContentRequest : body);

@@ -3,7 +3,7 @@ import { createMissingParamError, createOpenAIError, INVALID_JSON_ERROR } from '
 import type { OpenAIState } from './openai-state.ts';
 import { readJson, sendJson, type SimRequest } from './sim-server.ts';
 import { formatSse, SSE_HEADERS, writeStream } from './sim-stream.ts';
-import { countTokens, createEcho, createToolArgs, isObject, nowSeconds, readText, splitFragments, splitPieces } from './text.ts';
+import { countTokens, createEcho, createToolArgs, isObject, nowSeconds, readText, splitFragments, splitPieces, truncateWords } from './text.ts';
 
 /** A tool call the simulated model makes. */
 interface ToolCall {
@@ -19,7 +19,8 @@ const DETAILS =
  * POST /v1/chat/completions. Replies `Echo: <text of the last message>` (the user's prompt, or the tool
  * result after a tool call); with `tools` (and a last message that is not a tool result) it calls every
  * declared function (only the first when `parallel_tool_calls` is false, only the named one for a named
- * `tool_choice`, none for "none"). prompt_tokens = words in all messages; completion_tokens = words replied.
+ * `tool_choice`, none for "none"). The text is cut to max_completion_tokens (or max_tokens) words,
+ * finish_reason "length". prompt_tokens = words in all messages; completion_tokens = words replied.
  */
 export function handleChat(state: OpenAIState, req: SimRequest, res: ServerResponse): void | Promise<void> {
   const body = readJson(req.body);
@@ -38,9 +39,13 @@ export function handleChat(state: OpenAIState, req: SimRequest, res: ServerRespo
   const id = `chatcmpl-${state.nextId()}`;
   const created = nowSeconds();
   const model = JSON.stringify(body.model);
+  const full = createEcho(lastText);
+  const cut = truncateWords(full, body.max_completion_tokens ?? body.max_tokens);
+  const text = cut ?? full;
+  const stop = cut === undefined ? 'stop' : 'length';
   if (body.stream === true) {
     const includeUsage = body.stream_options?.include_usage === true;
-    return streamChat(state, res, { id, created, model, includeUsage, promptTokens }, calls, createEcho(lastText));
+    return streamChat(state, res, { id, created, model, includeUsage, promptTokens }, calls, text, stop);
   }
   let message: string;
   let finish: string;
@@ -50,9 +55,8 @@ export function handleChat(state: OpenAIState, req: SimRequest, res: ServerRespo
     finish = 'tool_calls';
     completionTokens = calls.reduce((n, c) => n + countTokens(c.arguments) + 1, 0);
   } else {
-    const text = createEcho(lastText);
     message = `{"role":"assistant","content":${JSON.stringify(text)},"refusal":null,"annotations":[]}`;
-    finish = 'stop';
+    finish = stop;
     completionTokens = countTokens(text);
   }
   const json =
@@ -98,6 +102,7 @@ function streamChat(
   ctx: ChunkContext,
   calls: ToolCall[] | undefined,
   text: string,
+  stop: string,
 ): void | Promise<void> {
   const prefix = `{"id":"${ctx.id}","object":"chat.completion.chunk","created":${ctx.created},"model":${ctx.model},"service_tier":"default","system_fingerprint":"fp_sim","choices":[`;
   const suffix = ctx.includeUsage ? ',"usage":null,"obfuscation":"sim"}' : ',"obfuscation":"sim"}';
@@ -123,7 +128,7 @@ function streamChat(
     const pieces = splitPieces(text, state.streamEvents);
     for (const piece of pieces) paced.push(chunk(`{"content":${JSON.stringify(piece)}}`));
     completionTokens = countTokens(pieces.join(''));
-    finish = '"stop"';
+    finish = `"${stop}"`;
   }
   const tail = [chunk('{}', finish)];
   if (ctx.includeUsage) {

@@ -1,7 +1,14 @@
 import type { ServerResponse } from 'node:http';
+import { handleSpeech, handleTranscriptions, handleTranslations } from './openai-audio.ts';
 import { handleChat } from './openai-chat.ts';
+import { handleCompletions } from './openai-completions.ts';
 import { createInvalidKeyError, createOpenAIError, createOpenAIStatusError, MISSING_KEY_ERROR } from './openai-errors.ts';
+import { handleImageEdits, handleImageGenerations } from './openai-images.ts';
+import { createRealtime } from './openai-realtime.ts';
+import { handleCompact, handleResponses } from './openai-responses.ts';
+import { handleEmbeddings, handleModerations, handleRerank } from './openai-retrieval.ts';
 import { createOpenAIState, type MultipartRecord, type OpenAIState } from './openai-state.ts';
+import { handleCreateVideo, handleGetVideo } from './openai-video.ts';
 import { sendJson, sendText, startSimServer, type SimRequest } from './sim-server.ts';
 import { SIMULATOR_KEYS } from './keys.ts';
 import { TINY_PNG } from './media.ts';
@@ -16,6 +23,18 @@ type Handler = (state: OpenAIState, req: SimRequest, res: ServerResponse) => voi
 
 const ROUTES: Record<string, Handler> = {
   'POST /v1/chat/completions': handleChat,
+  'POST /v1/completions': handleCompletions,
+  'POST /v1/responses': handleResponses,
+  'POST /v1/responses/compact': handleCompact,
+  'POST /v1/embeddings': handleEmbeddings,
+  'POST /v1/moderations': handleModerations,
+  'POST /v1/rerank': handleRerank,
+  'POST /v1/images/generations': handleImageGenerations,
+  'POST /v1/images/edits': handleImageEdits,
+  'POST /v1/audio/speech': handleSpeech,
+  'POST /v1/audio/transcriptions': handleTranscriptions,
+  'POST /v1/audio/translations': handleTranslations,
+  'POST /v1/videos': handleCreateVideo,
   'GET /v1/models': (_state, _req, res) => sendJson(res, 200, { object: 'list', data: MODELS }),
 };
 
@@ -41,11 +60,14 @@ const MODELS = [
 /** Starts a simulated OpenAI API; `url` is `http://127.0.0.1:P/v1`. */
 export async function startOpenAISimulator(options: SimulatorOptions = {}): Promise<OpenAISimulator> {
   const state = createOpenAIState(options.key ?? SIMULATOR_KEYS.openai, options.streamEvents, options.streamIntervalMs ?? 0);
+  const realtime = createRealtime(state);
   const sim = await startSimServer({
     options,
     basePath: '/v1',
     errorBody: createOpenAIStatusError,
     handle: (req, res) => handleOpenAI(state, req, res),
+    upgrade: realtime.upgrade,
+    onClose: realtime.close,
   });
   state.origin = sim.url.slice(0, -'/v1'.length);
   const reset = sim.reset;
@@ -66,6 +88,7 @@ function handleOpenAI(state: OpenAIState, req: SimRequest, res: ServerResponse):
   if (key !== state.key) return sendJson(res, 401, createInvalidKeyError(key));
   const handler = ROUTES[`${req.method} ${req.path}`];
   if (handler) return handler(state, req, res);
+  if (req.method === 'GET' && req.path.startsWith('/v1/videos/')) return handleGetVideo(state, req, res);
   if (req.method === 'GET' && req.path.startsWith('/v1/models/')) {
     const id = decodeURIComponent(req.path.slice('/v1/models/'.length));
     const model = MODELS.find((m) => m.id === id);

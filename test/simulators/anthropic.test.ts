@@ -124,6 +124,30 @@ describe('Anthropic simulator', () => {
     expect(body.error.type).toBe('overloaded_error');
   });
 
+  it('emits exactly streamEvents text deltas spaced by streamIntervalMs, and a mid-stream reset cuts it after N events', async () => {
+    const paced = await startAnthropicSimulator({ streamEvents: 4, streamIntervalMs: 30 });
+    try {
+      const body = JSON.stringify({ model: 'm', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+      const headers = { 'x-api-key': KEY, 'anthropic-version': '2023-06-01' };
+      const started = Date.now();
+      const res = await request(`${paced.url}/v1/messages`, { method: 'POST', headers, body });
+      const events = parseSse(await res.body.text());
+      expect(Date.now() - started).toBeGreaterThanOrEqual(110);
+      const deltas = events.filter((e) => e.event === 'content_block_delta');
+      expect(deltas).toHaveLength(4);
+      expect(deltas.map((e) => JSON.parse(e.data).delta.text).join('')).toBe('Echo: hi');
+      paced.failNext({ kind: 'reset-mid-stream', afterEvents: 4 });
+      const cut = await request(`${paced.url}/v1/messages`, { method: 'POST', headers, body });
+      let text = '';
+      await expect((async () => {
+        for await (const chunk of cut.body) text += chunk;
+      })()).rejects.toBeDefined();
+      expect(parseSse(text).map((e) => e.event)).toEqual(['message_start', 'content_block_start', 'ping', 'content_block_delta']);
+    } finally {
+      await paced.close();
+    }
+  });
+
   it('is accepted by the official @anthropic-ai/sdk for messages, non-stream and stream', async () => {
     const client = new Anthropic({ apiKey: KEY, baseURL: sim.url, maxRetries: 0 });
     const msg = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 100, messages: [{ role: 'user', content: 'Hi SDK' }] });

@@ -64,6 +64,19 @@ describe('Gemini simulator', () => {
     expect(events[events.length - 1].usageMetadata).toMatchObject({ promptTokenCount: 5, candidatesTokenCount: 6, totalTokenCount: 11 });
   });
 
+  it('answers streamGenerateContent without alt=sse as one JSON array of the chunks', async () => {
+    const res = await call('/models/gemini-2.0-flash:streamGenerateContent', { contents: [{ parts: [{ text: 'a b' }] }] });
+    const chunks = JSON.parse(res.text);
+    expect(Array.isArray(chunks)).toBe(true);
+    expect(chunks.map((c: any) => c.candidates[0].content.parts[0].text).join('')).toBe('Echo: a b');
+    expect(chunks.at(-1).candidates[0].finishReason).toBe('STOP');
+  });
+
+  it('cuts the reply at maxOutputTokens words with finishReason MAX_TOKENS', async () => {
+    const body = JSON.parse((await call('/models/gemini-2.0-flash:generateContent', { contents: [{ parts: [{ text: 'a b c' }] }], generationConfig: { maxOutputTokens: 2 } })).text);
+    expect(body.candidates[0]).toMatchObject({ content: { parts: [{ text: 'Echo: a' }] }, finishReason: 'MAX_TOKENS' });
+  });
+
   it('accepts the key as ?key= and answers a wrong key with HTTP 400 exactly like error-400.json', async () => {
     const ok = await call(`/models/gemini-2.0-flash:generateContent?key=${KEY}`, { contents: [{ parts: [{ text: 'hi' }] }] }, {});
     expect(ok.status).toBe(200);
@@ -122,6 +135,24 @@ describe('Gemini simulator', () => {
     const res = await call('/models/gemini-2.0-flash:generateContent', { contents: [] });
     expect(res.status).toBe(429);
     expect(JSON.parse(res.text).error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
+  });
+
+  it('emits exactly streamEvents chunks spaced by streamIntervalMs', async () => {
+    const paced = await startGeminiSimulator({ streamEvents: 3, streamIntervalMs: 30 });
+    try {
+      const started = Date.now();
+      const res = await request(`${paced.url}/models/gemini-2.0-flash:streamGenerateContent?alt=sse`, {
+        method: 'POST',
+        headers: { 'x-goog-api-key': KEY },
+        body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
+      });
+      const events = parseSse(await res.body.text()).map((e) => JSON.parse(e.data));
+      expect(Date.now() - started).toBeGreaterThanOrEqual(80);
+      expect(events).toHaveLength(3);
+      expect(events.map((e) => e.candidates[0].content.parts[0].text).join('')).toBe('Echo: hi');
+    } finally {
+      await paced.close();
+    }
   });
 
   it('is accepted by the official @google/genai SDK for generateContent, non-stream and stream', async () => {

@@ -110,6 +110,12 @@ describe('OpenAI simulator: chat completions', () => {
     expect(body.choices[0].message.content).toBe('Echo: {"price": 227.52, "currency": "USD"}');
   });
 
+  it('cuts the reply at max_completion_tokens words with finish_reason length', async () => {
+    const body = JSON.parse((await post('/chat/completions', { model: 'm', max_completion_tokens: 2, messages: [{ role: 'user', content: 'a b c' }] })).text);
+    expect(body.choices[0]).toMatchObject({ message: { content: 'Echo: a' }, finish_reason: 'length' });
+    expect(body.usage.completion_tokens).toBe(2);
+  });
+
   it('emits exactly streamEvents content events spaced by streamIntervalMs', async () => {
     const paced = await startOpenAISimulator({ streamEvents: 5, streamIntervalMs: 40 });
     try {

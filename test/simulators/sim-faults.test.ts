@@ -103,6 +103,7 @@ describe('simulator faults', () => {
     const pending = request(`${hung.url}/models`, { headers: { authorization: `Bearer ${KEY}` } });
     const outcome = await Promise.race([pending.then(() => 'answered', () => 'failed'), new Promise((r) => setTimeout(() => r('waiting'), 200))]);
     expect(outcome).toBe('waiting');
+    expect(hung.received).toHaveLength(1);
     await hung.close();
     await expect(pending).rejects.toBeDefined();
   });
