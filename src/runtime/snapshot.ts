@@ -16,10 +16,11 @@ function createDispatcher(vendor: VendorEntry, origin: string): Dispatcher {
     headersTimeout: vendor.timeouts.headersMs,
     bodyTimeout: vendor.timeouts.bodyMs,
     keepAliveTimeout: 30_000,
-    ...(vendor.caFile ? { connect: { ca: readFileSync(vendor.caFile) } } : {}),
   };
-  if (vendor.proxy) return new ProxyAgent({ uri: vendor.proxy, ...options });
-  return vendor.caFile ? new Agent(options) : new Pool(origin, options);
+  const tls = vendor.caFile ? { ca: readFileSync(vendor.caFile) } : undefined;
+  // Through a proxy the vendor's TLS settings are `requestTls` (the tunnelled connection), not `connect`.
+  if (vendor.proxy) return new ProxyAgent({ uri: vendor.proxy, ...options, ...(tls ? { requestTls: tls } : {}) });
+  return tls ? new Agent({ ...options, connect: tls }) : new Pool(origin, options);
 }
 
 function createVendor(vendor: VendorEntry, env: NodeJS.ProcessEnv): RuntimeVendor {
