@@ -6,7 +6,7 @@ import { startAnthropicSimulator } from './anthropic.ts';
 import { startDashScopeSimulator } from './dashscope.ts';
 import { startGeminiSimulator } from './gemini.ts';
 import { SIMULATOR_KEYS } from './keys.ts';
-import { startOpenAISimulator } from './openai.ts';
+import { startOpenAISimulator, type OpenAISimulator } from './openai.ts';
 import type { SimulatedVendor, Simulator } from './types.ts';
 
 export type { Fault, RecordedRequest, SimulatedVendor, Simulator, SimulatorOptions } from './types.ts';
@@ -17,7 +17,7 @@ export { SIMULATOR_KEYS, startAnthropicSimulator, startDashScopeSimulator, start
 
 /** Starts all four simulators (keys default to SIMULATOR_KEYS); `close()` stops them all. */
 export async function startSimulators(o: { keys?: Partial<Record<SimulatedVendor, string>> } = {}): Promise<{
-  openai: Simulator;
+  openai: OpenAISimulator;
   anthropic: Simulator;
   gemini: Simulator;
   dashscope: Simulator;
