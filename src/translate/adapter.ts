@@ -1,0 +1,77 @@
+/**
+ * The adapter interfaces of cross-protocol chat translation (modelled on the request / response /
+ * response-error split of envoyproxy/ai-gateway's translators, but through one canonical shape so that
+ * N adapters serve N x N pairs). A protocol adapter implements both sides; a client-only style (the
+ * responses and legacy completions requests) implements the client side.
+ */
+import type { SseEvent } from '../sse/parse.ts';
+import type { CanonicalRequest, CanonicalResponse, StreamEvent, VendorError } from './canonical.ts';
+import type { FieldPolicy } from './field-policy.ts';
+
+/** What a client adapter needs to decode a request. */
+export interface DecodeOptions {
+  policy: FieldPolicy;
+  /** Streaming decided by the route rather than the body (the generate-content stream route). */
+  stream?: boolean;
+}
+
+/** What a vendor adapter needs to encode a request. */
+export interface EncodeOptions {
+  /** The model name the vendor knows. */
+  model: string;
+  policy: FieldPolicy;
+  /** Sent as the maximum output tokens when the protocol requires a value and the client gave none. */
+  defaultMaxTokens: number;
+}
+
+/** A request ready for the vendor: path relative to its base URL, and the JSON body. */
+export interface VendorCall {
+  path: string;
+  body: Record<string, unknown>;
+}
+
+/** Identity of the answer as the client sees it. */
+export interface ResponseMeta {
+  /** Answer id (vendor id or a generated one), without a style prefix. */
+  id: string;
+  /** The model id the client asked for. */
+  model: string;
+  /** Unix seconds. */
+  created: number;
+}
+
+/** Turns a vendor's SSE events into canonical stream events (one instance per stream). */
+export interface StreamDecoder {
+  decode(event: SseEvent): StreamEvent[];
+  /** True once the vendor signalled a complete answer (a stream that ends before this was cut). */
+  readonly done: boolean;
+}
+
+/** Turns canonical stream events into the client's SSE text (one state machine per stream). */
+export interface StreamEncoder {
+  /** SSE text for one event (possibly empty). */
+  encode(event: StreamEvent): string;
+  /** The closing SSE text after the last event (final usage, stop markers, `[DONE]`). */
+  end(): string;
+}
+
+/** The client side: what a caller style sends and expects back. */
+export interface ClientAdapter {
+  /** Canonical field names (e.g. `topK`, `messages`) -> this style's field paths, for error messages. */
+  readonly fieldNames: Readonly<Record<string, string>>;
+  decodeRequest(body: unknown, options: DecodeOptions): CanonicalRequest;
+  encodeResponse(response: CanonicalResponse, meta: ResponseMeta, request: CanonicalRequest): unknown;
+  createStreamEncoder(meta: ResponseMeta, request: CanonicalRequest): StreamEncoder;
+}
+
+/** The vendor side: what a vendor protocol accepts and answers. */
+export interface VendorAdapter {
+  encodeRequest(request: CanonicalRequest, options: EncodeOptions): VendorCall;
+  decodeResponse(body: unknown): CanonicalResponse;
+  createStreamDecoder(): StreamDecoder;
+  /** Reads a vendor error body (parsed JSON, or the raw text when it was not JSON). */
+  decodeError(status: number, body: unknown): VendorError;
+}
+
+/** A protocol adapter: both sides of one chat protocol. */
+export interface ChatAdapter extends ClientAdapter, VendorAdapter {}

@@ -1,0 +1,102 @@
+/** Canonical request -> messages-protocol request (for a vendor speaking that protocol). */
+import type { CanonicalRequest, ContentPart, ImagePart, TextPart } from '../canonical.ts';
+import type { EncodeOptions, VendorCall } from '../adapter.ts';
+import { parseToolArguments } from '../helpers.ts';
+
+/**
+ * Builds the messages call. `max_tokens` is required by the protocol: the client's value, else the
+ * model's `chat.defaultMaxTokens`. Consecutive turns of one role are merged, empty text blocks and empty
+ * turns are left out (the protocol rejects both), and tool results lead their user turn.
+ * Temperature is passed unchanged (the vendor answers 400 above its own range).
+ */
+export function encodeAnthropicRequest(request: CanonicalRequest, options: EncodeOptions): VendorCall {
+  const { policy } = options;
+  const body: Record<string, unknown> = {
+    model: options.model,
+    max_tokens: request.maxTokens ?? options.defaultMaxTokens,
+    messages: writeMessages(request),
+  };
+  if (request.system) body.system = request.system;
+  if (request.stopSequences) body.stop_sequences = request.stopSequences;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.topP !== undefined) body.top_p = request.topP;
+  if (request.topK !== undefined) body.top_k = request.topK;
+  if (request.stream) body.stream = true;
+  if (request.presencePenalty !== undefined) policy.drop('presencePenalty');
+  if (request.frequencyPenalty !== undefined) policy.drop('frequencyPenalty');
+  if (request.seed !== undefined) policy.drop('seed');
+  if (request.responseFormat && request.responseFormat.type !== 'text') policy.drop('responseFormat');
+  if (request.user !== undefined) body.metadata = { user_id: request.user };
+  if (request.tools) {
+    body.tools = request.tools.map((tool) => ({
+      name: tool.name,
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      input_schema: { type: 'object', ...tool.parameters },
+    }));
+  }
+  const choice = writeToolChoice(request);
+  if (choice) body.tool_choice = choice;
+  return { path: '/v1/messages', body };
+}
+
+function writeToolChoice(request: CanonicalRequest): Record<string, unknown> | undefined {
+  const { toolChoice } = request;
+  let choice: Record<string, unknown> | undefined;
+  if (toolChoice?.type === 'auto' || toolChoice?.type === 'none') choice = { type: toolChoice.type };
+  else if (toolChoice?.type === 'required') choice = { type: 'any' };
+  else if (toolChoice?.type === 'tool') choice = { type: 'tool', name: toolChoice.name };
+  if (request.parallelToolCalls === false && request.tools && choice?.type !== 'none') {
+    choice = { ...(choice ?? { type: 'auto' }), disable_parallel_tool_use: true };
+  }
+  return choice;
+}
+
+function writeMessages(request: CanonicalRequest): Array<{ role: string; content: unknown[] }> {
+  const out: Array<{ role: string; content: unknown[] }> = [];
+  for (const message of request.messages) {
+    const blocks = message.content.map((part) => writeBlock(part)).filter((block) => block !== undefined);
+    if (blocks.length === 0) continue;
+    const last = out[out.length - 1];
+    if (last && last.role === message.role) last.content.push(...blocks);
+    else out.push({ role: message.role, content: blocks });
+  }
+  for (const message of out) {
+    if (message.role === 'user') message.content.sort((a, b) => rankBlock(a) - rankBlock(b));
+  }
+  return out;
+}
+
+function rankBlock(block: unknown): number {
+  return (block as { type: string }).type === 'tool_result' ? 0 : 1;
+}
+
+function writeBlock(part: ContentPart): Record<string, unknown> | undefined {
+  switch (part.type) {
+    case 'text':
+      return part.text ? { type: 'text', text: part.text } : undefined;
+    case 'image':
+      return writeImage(part);
+    case 'tool_call':
+      return { type: 'tool_use', id: part.id, name: part.name, input: parseToolArguments(part.arguments, 'messages') };
+    case 'tool_result': {
+      const textOnly = part.content.every((item) => item.type === 'text');
+      const content = textOnly
+        ? part.content.map((item) => (item as TextPart).text).join('\n')
+        : part.content.filter((item) => item.type === 'image' || item.text).map((item) => (item.type === 'text' ? writeText(item) : writeImage(item)));
+      const result: Record<string, unknown> = { type: 'tool_result', tool_use_id: part.toolCallId, content };
+      if (part.isError) result.is_error = true;
+      return result;
+    }
+  }
+}
+
+function writeText(part: TextPart): Record<string, unknown> {
+  return { type: 'text', text: part.text };
+}
+
+function writeImage(part: ImagePart): Record<string, unknown> {
+  const { source } = part;
+  return source.kind === 'base64'
+    ? { type: 'image', source: { type: 'base64', media_type: source.mediaType, data: source.data } }
+    : { type: 'image', source: { type: 'url', url: source.url } };
+}

@@ -1,0 +1,128 @@
+/** Messages-protocol responses and errors <-> canonical. Shared usage and stop-reason mappings too. */
+import type { CanonicalResponse, CanonicalUsage, FinishReason, TextPart, ToolCallPart, VendorError } from '../canonical.ts';
+import type { ResponseMeta } from '../adapter.ts';
+import { isRecord, parseVendorArguments, readNumber, withIdPrefix } from '../helpers.ts';
+import { GatewayError } from '../../errors.ts';
+
+const STOP_IN: Record<string, FinishReason> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  max_tokens: 'length',
+  model_context_window_exceeded: 'length',
+  tool_use: 'tool_calls',
+  refusal: 'content_filter',
+  pause_turn: 'other',
+};
+
+const STOP_OUT: Record<FinishReason, string> = {
+  stop: 'end_turn',
+  length: 'max_tokens',
+  tool_calls: 'tool_use',
+  content_filter: 'refusal',
+  other: 'end_turn',
+};
+
+/** A `stop_reason` in canonical terms. */
+export function readAnthropicStop(reason: unknown): FinishReason {
+  return (typeof reason === 'string' && STOP_IN[reason]) || 'other';
+}
+
+/** A canonical finish reason as `stop_reason` (`stop_sequence` when a stop sequence is known). */
+export function writeAnthropicStop(reason: FinishReason, stopSequence?: string): string {
+  return reason === 'stop' && stopSequence !== undefined ? 'stop_sequence' : STOP_OUT[reason];
+}
+
+/** Reads a messages `usage` object: input counts are summed (the protocol reports cache reads apart). */
+export function readAnthropicUsage(usage: unknown): CanonicalUsage {
+  if (!isRecord(usage)) return {};
+  const input = readNumber(usage.input_tokens);
+  const cacheRead = readNumber(usage.cache_read_input_tokens);
+  const cacheWrite = readNumber(usage.cache_creation_input_tokens);
+  const out: CanonicalUsage = {
+    inputTokens: input === undefined ? undefined : input + (cacheRead ?? 0) + (cacheWrite ?? 0),
+    outputTokens: readNumber(usage.output_tokens),
+    cachedTokens: cacheRead,
+    cacheCreationTokens: cacheWrite,
+    reasoningTokens: readNumber(usage.output_tokens_details?.thinking_tokens),
+  };
+  if (out.inputTokens !== undefined && out.outputTokens !== undefined) out.totalTokens = out.inputTokens + out.outputTokens;
+  return out;
+}
+
+/** Writes canonical usage as a messages `usage` object (uncached input apart from cache reads and writes). */
+export function writeAnthropicUsage(usage: CanonicalUsage): Record<string, unknown> {
+  const cached = usage.cachedTokens ?? 0;
+  const created = usage.cacheCreationTokens ?? 0;
+  const out: Record<string, unknown> = {
+    input_tokens: Math.max(0, (usage.inputTokens ?? 0) - cached - created),
+    output_tokens: usage.outputTokens ?? 0,
+    cache_creation_input_tokens: created,
+    cache_read_input_tokens: cached,
+  };
+  if (usage.reasoningTokens) out.output_tokens_details = { thinking_tokens: usage.reasoningTokens };
+  return out;
+}
+
+/** Reads a messages response into the canonical shape (thinking blocks are left out). */
+export function decodeAnthropicResponse(body: unknown): CanonicalResponse {
+  if (!isRecord(body) || !Array.isArray(body.content)) {
+    throw new GatewayError(502, 'upstream_invalid_response', 'The vendor answered with an unreadable message.');
+  }
+  const content: Array<TextPart | ToolCallPart> = [];
+  for (const block of body.content) {
+    if (!isRecord(block)) continue;
+    if (block.type === 'text' && typeof block.text === 'string') content.push({ type: 'text', text: block.text });
+    if (block.type === 'tool_use') {
+      content.push({ type: 'tool_call', id: String(block.id ?? ''), name: String(block.name ?? ''), arguments: JSON.stringify(block.input ?? {}) });
+    }
+  }
+  return {
+    id: typeof body.id === 'string' ? body.id : undefined,
+    model: typeof body.model === 'string' ? body.model : undefined,
+    content,
+    finishReason: readAnthropicStop(body.stop_reason),
+    stopSequence: typeof body.stop_sequence === 'string' ? body.stop_sequence : undefined,
+    usage: readAnthropicUsage(body.usage),
+  };
+}
+
+/** Writes a canonical answer as a messages response. */
+export function encodeAnthropicResponse(response: CanonicalResponse, meta: ResponseMeta): unknown {
+  const content = response.content.map((part) =>
+    part.type === 'text'
+      ? { type: 'text', text: part.text }
+      : { type: 'tool_use', id: part.id, name: part.name, input: parseVendorArguments(part.arguments) },
+  );
+  return {
+    id: withIdPrefix('msg_', meta.id),
+    type: 'message',
+    role: 'assistant',
+    model: meta.model,
+    content,
+    stop_reason: writeAnthropicStop(response.finishReason, response.stopSequence),
+    stop_sequence: response.stopSequence ?? null,
+    usage: writeAnthropicUsage(response.usage),
+  };
+}
+
+const ERROR_STATUS: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  billing_error: 402,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  timeout_error: 504,
+  overloaded_error: 529,
+};
+
+/** Reads a messages error body (`{type: "error", error: {type, message}}`); status 0 = from the type. */
+export function decodeAnthropicError(status: number, body: unknown): VendorError {
+  const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
+  const type = typeof error?.type === 'string' ? error.type : 'api_error';
+  const message = typeof error?.message === 'string' ? error.message : typeof body === 'string' && body ? body : `The vendor answered HTTP ${status}.`;
+  const code = status || ERROR_STATUS[type] || 500;
+  return { status: code, type, message, authFailure: code === 401 || code === 403 };
+}

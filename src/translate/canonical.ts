@@ -1,0 +1,168 @@
+/**
+ * The canonical chat shape every protocol adapter decodes to and encodes from. N adapters (one per
+ * protocol or client style) serve N x N translation pairs through it. It holds no vendor or model names.
+ *
+ * Conventions:
+ * - Tool results travel inside `user` messages as `tool_result` parts (as on two of the three protocols);
+ *   the chat-completions adapter turns them into `tool` role messages and back.
+ * - Tool call arguments are JSON text (as streamed); adapters that need an object parse them.
+ * - Usage counts follow one meaning whatever the vendor: `inputTokens` includes cached and cache-write
+ *   tokens, `outputTokens` includes reasoning tokens.
+ */
+
+/** Why generation stopped. Vendor values outside this set map to `other`. */
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'other';
+
+/** A text part. */
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+/** Where an image comes from: a URL (http(s)) or inline base64 bytes with their media type. */
+export type ImageSource =
+  | { kind: 'url'; url: string }
+  | { kind: 'base64'; mediaType: string; data: string };
+
+/** An image part (user content, or tool result content). */
+export interface ImagePart {
+  type: 'image';
+  source: ImageSource;
+  /** The chat-completions `detail` hint (low/high/auto), when the client sent one. */
+  detail?: string;
+}
+
+/** A tool call made by the assistant; `arguments` is JSON text. */
+export interface ToolCallPart {
+  type: 'tool_call';
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** The result of a tool call, sent back by the client in a user message. */
+export interface ToolResultPart {
+  type: 'tool_result';
+  toolCallId: string;
+  /** Tool name when the client's protocol carries it (the generate-content protocol needs it). */
+  name?: string;
+  content: Array<TextPart | ImagePart>;
+  isError?: boolean;
+}
+
+/** Any part of a message. */
+export type ContentPart = TextPart | ImagePart | ToolCallPart | ToolResultPart;
+
+/** One conversation turn. System prompts are not messages: see {@link CanonicalRequest.system}. */
+export interface CanonicalMessage {
+  role: 'user' | 'assistant';
+  content: ContentPart[];
+}
+
+/** A function the model may call; `parameters` is a JSON Schema object. */
+export interface CanonicalTool {
+  name: string;
+  description?: string;
+  parameters: Record<string, unknown>;
+}
+
+/** Whether and which tool the model must call. */
+export type ToolChoice =
+  | { type: 'auto' }
+  | { type: 'none' }
+  | { type: 'required' }
+  | { type: 'tool'; name: string };
+
+/** Requested output format (JSON mode / structured output). */
+export interface ResponseFormat {
+  type: 'text' | 'json_object' | 'json_schema';
+  name?: string;
+  schema?: Record<string, unknown>;
+  strict?: boolean;
+}
+
+/** A chat request in canonical form. */
+export interface CanonicalRequest {
+  /** System and developer instructions, joined in order. */
+  system?: string;
+  messages: CanonicalMessage[];
+  tools?: CanonicalTool[];
+  toolChoice?: ToolChoice;
+  /** `false` asks for at most one tool call per turn. */
+  parallelToolCalls?: boolean;
+  stopSequences?: string[];
+  maxTokens?: number;
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  seed?: number;
+  responseFormat?: ResponseFormat;
+  /** End-user identifier. */
+  user?: string;
+  stream: boolean;
+  /** The client asked for usage in its stream (chat-completions `stream_options.include_usage`). */
+  includeUsage: boolean;
+}
+
+/** Token counts (see the module comment for their meaning). */
+export interface CanonicalUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+  /** Input tokens read from a prompt cache. */
+  cachedTokens?: number;
+  /** Input tokens written to a prompt cache. */
+  cacheCreationTokens?: number;
+  reasoningTokens?: number;
+}
+
+/** A complete (non-streamed) chat answer. */
+export interface CanonicalResponse {
+  id?: string;
+  model?: string;
+  content: Array<TextPart | ToolCallPart>;
+  finishReason: FinishReason;
+  /** The stop sequence that ended generation, when the vendor says which. */
+  stopSequence?: string;
+  usage: CanonicalUsage;
+}
+
+/** A vendor error read from its body (or from an in-stream error event). */
+export interface VendorError {
+  status: number;
+  /** The vendor's own error type or code (e.g. `rate_limit_error`, `RESOURCE_EXHAUSTED`). */
+  type: string;
+  message: string;
+  /** The vendor rejected the gateway's credentials (its message may echo key fragments). */
+  authFailure?: boolean;
+}
+
+/**
+ * One step of a streamed answer. Tool calls are numbered 0, 1, ... in the order they start; a text
+ * event after a tool call (or a tool call after text) begins a new content block.
+ */
+export type StreamEvent =
+  | { type: 'start'; id?: string; model?: string }
+  | { type: 'text'; text: string }
+  | { type: 'tool_call_start'; index: number; id: string; name: string }
+  | { type: 'tool_call_delta'; index: number; arguments: string }
+  | { type: 'finish'; reason: FinishReason; stopSequence?: string }
+  /** Counts known so far; later values replace earlier ones field by field. */
+  | { type: 'usage'; usage: CanonicalUsage }
+  | { type: 'error'; error: VendorError };
+
+/** Merges `next` over `base` field by field (a stream's usage arrives in pieces). */
+export function mergeUsage(base: CanonicalUsage, next: CanonicalUsage): CanonicalUsage {
+  const merged: CanonicalUsage = { ...base };
+  for (const [key, value] of Object.entries(next) as Array<[keyof CanonicalUsage, number | undefined]>) {
+    if (value !== undefined) merged[key] = value;
+  }
+  return merged;
+}
+
+/** `totalTokens` when the vendor reported it, else input + output. */
+export function getTotalTokens(usage: CanonicalUsage): number {
+  return usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
+}

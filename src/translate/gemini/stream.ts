@@ -1,0 +1,131 @@
+/** Generate-content streams: vendor chunks -> canonical events, and canonical events -> client chunks. */
+import type { SseEvent } from '../../sse/parse.ts';
+import { formatSseJson } from '../../sse/write.ts';
+import type { CanonicalUsage, FinishReason, StreamEvent } from '../canonical.ts';
+import { mergeUsage } from '../canonical.ts';
+import type { ResponseMeta, StreamDecoder, StreamEncoder } from '../adapter.ts';
+import { isRecord, parseVendorArguments } from '../helpers.ts';
+import { GatewayError } from '../../errors.ts';
+import { decodeGeminiError, readGeminiFinish, readGeminiParts, readGeminiUsage, writeGeminiFinish, writeGeminiUsage } from './response.ts';
+
+/**
+ * Decodes a generate-content stream: each `data:` chunk holds new text or whole function calls and the
+ * usage so far; the chunk with `finishReason` completes the answer (the protocol has no end sentinel).
+ */
+export function createGeminiStreamDecoder(): StreamDecoder {
+  let started = false;
+  let done = false;
+  let tools = 0;
+  return {
+    get done() {
+      return done;
+    },
+    decode(event: SseEvent): StreamEvent[] {
+      const chunk = parseChunk(event.data);
+      if (isRecord(chunk.error)) return [{ type: 'error', error: decodeGeminiError(0, chunk) }];
+      const out: StreamEvent[] = [];
+      if (!started) {
+        started = true;
+        out.push({ type: 'start', id: typeof chunk.responseId === 'string' ? chunk.responseId : undefined, model: typeof chunk.modelVersion === 'string' ? chunk.modelVersion : undefined });
+      }
+      const candidate = Array.isArray(chunk.candidates) && isRecord(chunk.candidates[0]) ? chunk.candidates[0] : undefined;
+      for (const part of readGeminiParts(candidate?.content?.parts)) {
+        if (part.type === 'text') {
+          out.push({ type: 'text', text: part.text });
+          continue;
+        }
+        const index = tools++;
+        out.push({ type: 'tool_call_start', index, id: part.id, name: part.name });
+        out.push({ type: 'tool_call_delta', index, arguments: part.arguments });
+      }
+      if (isRecord(chunk.usageMetadata)) out.push({ type: 'usage', usage: readGeminiUsage(chunk.usageMetadata) });
+      if (candidate?.finishReason) {
+        done = true;
+        out.push({ type: 'finish', reason: readGeminiFinish(candidate.finishReason, tools > 0) });
+      } else if (!candidate && chunk.promptFeedback?.blockReason !== undefined) {
+        done = true;
+        out.push({ type: 'finish', reason: 'content_filter' });
+      }
+      return out;
+    },
+  };
+}
+
+function parseChunk(data: string): Record<string, any> {
+  try {
+    const chunk: unknown = JSON.parse(data);
+    if (isRecord(chunk)) return chunk;
+    if (Array.isArray(chunk) && isRecord(chunk[0])) return chunk[0];
+  } catch {
+    // reported below
+  }
+  throw new GatewayError(502, 'upstream_invalid_response', 'The vendor sent an unreadable stream event.');
+}
+
+/**
+ * Encodes a generate-content stream for the client, CRLF-framed like the protocol's own. Function calls
+ * are sent whole once their arguments are complete (at the next text, or at the end), each in its own
+ * chunk; their argument fragments are kept per call index, so interleaved fragments still assemble.
+ * One chunk is held back so that the last chunk carries the last content together with `finishReason`
+ * and the final `usageMetadata`.
+ */
+export function createGeminiStreamEncoder(meta: ResponseMeta): StreamEncoder {
+  let held: unknown[] | undefined;
+  const tools = new Map<number, { id: string; name: string; args: string }>();
+  let usage: CanonicalUsage = {};
+  let finish: FinishReason | undefined;
+
+  const chunk = (parts: unknown[], last: boolean): string => {
+    const candidate: Record<string, unknown> = { content: { parts, role: 'model' }, index: 0 };
+    if (last) candidate.finishReason = writeGeminiFinish(finish ?? 'stop');
+    const body: Record<string, unknown> = { candidates: [candidate] };
+    if (last) body.usageMetadata = writeGeminiUsage(usage);
+    body.modelVersion = meta.model;
+    body.responseId = meta.id;
+    return formatSseJson(body, undefined, '\r\n');
+  };
+  const hold = (parts: unknown[]): string => {
+    const text = held ? chunk(held, false) : '';
+    held = parts;
+    return text;
+  };
+  const flushTools = (): string => {
+    let text = '';
+    for (const tool of tools.values()) {
+      text += hold([{ functionCall: { id: tool.id, name: tool.name, args: parseVendorArguments(tool.args) } }]);
+    }
+    tools.clear();
+    return text;
+  };
+
+  return {
+    encode(event) {
+      switch (event.type) {
+        case 'text':
+          return flushTools() + hold([{ text: event.text }]);
+        case 'tool_call_start':
+          tools.set(event.index, { id: event.id, name: event.name, args: '' });
+          return '';
+        case 'tool_call_delta': {
+          const tool = tools.get(event.index);
+          if (tool) tool.args += event.arguments;
+          return '';
+        }
+        case 'finish':
+          finish ??= event.reason;
+          return '';
+        case 'usage':
+          usage = mergeUsage(usage, event.usage);
+          return '';
+        default:
+          return '';
+      }
+    },
+    end() {
+      const text = flushTools();
+      const parts = held ?? [{ text: '' }];
+      held = undefined;
+      return text + chunk(parts, true);
+    },
+  };
+}

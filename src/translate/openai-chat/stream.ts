@@ -1,0 +1,129 @@
+/** Chat-completions streams: vendor chunks -> canonical events, and canonical events -> client chunks. */
+import type { SseEvent } from '../../sse/parse.ts';
+import { formatSseEvent, formatSseJson } from '../../sse/write.ts';
+import type { CanonicalRequest, CanonicalUsage, StreamEvent } from '../canonical.ts';
+import { mergeUsage } from '../canonical.ts';
+import type { ResponseMeta, StreamDecoder, StreamEncoder } from '../adapter.ts';
+import { isRecord, withIdPrefix } from '../helpers.ts';
+import { decodeOpenAIError, readOpenAIFinish, readOpenAIUsage, writeOpenAIFinish, writeOpenAIUsage } from './response.ts';
+import { GatewayError } from '../../errors.ts';
+
+/**
+ * Decodes a chat-completions stream: `data:` chunks, `tool_calls[index]` deltas (the first delta of an
+ * index carries id and name), a usage chunk, and the `[DONE]` sentinel that marks completion.
+ */
+export function createOpenAIChatStreamDecoder(): StreamDecoder {
+  let started = false;
+  let done = false;
+  const toolIndexes = new Map<number, number>();
+  return {
+    get done() {
+      return done;
+    },
+    decode(event: SseEvent): StreamEvent[] {
+      if (event.data === '[DONE]') {
+        done = true;
+        return [];
+      }
+      const chunk = parseChunk(event.data);
+      if (isRecord(chunk.error)) return [{ type: 'error', error: decodeOpenAIError(500, chunk) }];
+      const out: StreamEvent[] = [];
+      if (!started) {
+        started = true;
+        out.push({ type: 'start', id: typeof chunk.id === 'string' ? chunk.id : undefined, model: typeof chunk.model === 'string' ? chunk.model : undefined });
+      }
+      const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+      if (isRecord(choice)) readChoice(choice, toolIndexes, out);
+      if (isRecord(chunk.usage)) out.push({ type: 'usage', usage: readOpenAIUsage(chunk.usage) });
+      return out;
+    },
+  };
+}
+
+function parseChunk(data: string): Record<string, any> {
+  let chunk: unknown;
+  try {
+    chunk = JSON.parse(data);
+  } catch {
+    throw new GatewayError(502, 'upstream_invalid_response', 'The vendor sent an unreadable stream event.');
+  }
+  if (!isRecord(chunk)) throw new GatewayError(502, 'upstream_invalid_response', 'The vendor sent an unreadable stream event.');
+  return chunk;
+}
+
+function readChoice(choice: Record<string, any>, toolIndexes: Map<number, number>, out: StreamEvent[]): void {
+  const delta = isRecord(choice.delta) ? choice.delta : {};
+  const text = typeof delta.content === 'string' ? delta.content : typeof delta.refusal === 'string' ? delta.refusal : '';
+  if (text) out.push({ type: 'text', text });
+  if (Array.isArray(delta.tool_calls)) {
+    delta.tool_calls.forEach((call: unknown, position: number) => {
+      if (!isRecord(call)) return;
+      const vendorIndex = typeof call.index === 'number' ? call.index : position;
+      let index = toolIndexes.get(vendorIndex);
+      if (index === undefined) {
+        index = toolIndexes.size;
+        toolIndexes.set(vendorIndex, index);
+        out.push({ type: 'tool_call_start', index, id: String(call.id ?? ''), name: String(call.function?.name ?? '') });
+      }
+      const args = call.function?.arguments;
+      if (typeof args === 'string' && args) out.push({ type: 'tool_call_delta', index, arguments: args });
+    });
+  }
+  if (typeof choice.finish_reason === 'string') out.push({ type: 'finish', reason: readOpenAIFinish(choice.finish_reason) });
+}
+
+/**
+ * Encodes a chat-completions stream for the client: a role chunk, content and `tool_calls[index]`
+ * deltas, a finish chunk, then (when the client set `stream_options.include_usage`) a usage chunk with
+ * empty `choices`, and `data: [DONE]`.
+ */
+export function createOpenAIChatStreamEncoder(meta: ResponseMeta, request: CanonicalRequest): StreamEncoder {
+  const id = withIdPrefix('chatcmpl-', meta.id);
+  let started = false;
+  let finished = false;
+  let usage: CanonicalUsage = {};
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null): string =>
+    formatSseJson({
+      id,
+      object: 'chat.completion.chunk',
+      created: meta.created,
+      model: meta.model,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+    });
+  const start = (): string => {
+    if (started) return '';
+    started = true;
+    return chunk({ role: 'assistant', content: '' });
+  };
+  return {
+    encode(event) {
+      switch (event.type) {
+        case 'start':
+          return start();
+        case 'text':
+          return start() + chunk({ content: event.text });
+        case 'tool_call_start':
+          return start() + chunk({ tool_calls: [{ index: event.index, id: event.id, type: 'function', function: { name: event.name, arguments: '' } }] });
+        case 'tool_call_delta':
+          return start() + chunk({ tool_calls: [{ index: event.index, function: { arguments: event.arguments } }] });
+        case 'finish':
+          if (finished) return '';
+          finished = true;
+          return start() + chunk({}, writeOpenAIFinish(event.reason));
+        case 'usage':
+          usage = mergeUsage(usage, event.usage);
+          return '';
+        default:
+          return '';
+      }
+    },
+    end() {
+      let text = start();
+      if (!finished) text += chunk({}, 'stop');
+      if (request.includeUsage) {
+        text += formatSseJson({ id, object: 'chat.completion.chunk', created: meta.created, model: meta.model, choices: [], usage: writeOpenAIUsage(usage) });
+      }
+      return text + formatSseEvent('[DONE]');
+    },
+  };
+}

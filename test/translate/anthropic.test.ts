@@ -1,0 +1,228 @@
+import { describe, expect, test } from 'vitest';
+import { anthropicAdapter as adapter } from '../../src/translate/anthropic/index.ts';
+import type { CanonicalRequest } from '../../src/translate/canonical.ts';
+import { createFieldPolicy } from '../../src/translate/field-policy.ts';
+import { createLenientPolicy, createRequest, decodeStream, encodeStream, META, readFixture, readSseFixture, summarizeAnthropicStream } from './fixtures.ts';
+
+const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+A8AAQUBAScY42YAAAAASUVORK5CYII=';
+const encodeOptions = { model: 'upstream-model', policy: createLenientPolicy(), defaultMaxTokens: 4096 };
+
+describe('messages adapter: requests', () => {
+  test('decodes the image request fixture (top-level system, base64 image, stop sequences, metadata user)', () => {
+    expect(adapter.decodeRequest(readFixture('anthropic/messages-request.json'), { policy: createLenientPolicy() })).toEqual<CanonicalRequest>({
+      system: 'You are a helpful assistant.',
+      messages: [{
+        role: 'user',
+        content: [
+          { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: PIXEL } },
+          { type: 'text', text: 'What is in this image? Answer in one sentence.' },
+        ],
+      }],
+      maxTokens: 1024,
+      stopSequences: ['\n\nHuman:'],
+      temperature: 0.7,
+      user: 'user-1234',
+      stream: false,
+      includeUsage: false,
+    });
+  });
+
+  test('decodes tool_use history and tool_result blocks', () => {
+    const request = adapter.decodeRequest(readFixture('anthropic/messages-tools-followup-request.json'), { policy: createLenientPolicy() });
+    expect(request.messages[1].content).toEqual([
+      { type: 'text', text: "I'll check the current weather in Paris for you." },
+      { type: 'tool_call', id: 'toolu_01NRLabsLyVHZPKxbKvkfSMn', name: 'get_weather', arguments: '{"location":"Paris, France"}' },
+    ]);
+    expect(request.messages[2].content).toEqual([
+      { type: 'tool_result', toolCallId: 'toolu_01NRLabsLyVHZPKxbKvkfSMn', content: [{ type: 'text', text: '15 degrees celsius, light rain' }] },
+    ]);
+    expect(request.tools?.[0].parameters).toMatchObject({ type: 'object', required: ['location'] });
+  });
+
+  test('decodes tool_choice any with parallel use disabled', () => {
+    const request = adapter.decodeRequest({ model: 'm', max_tokens: 5, messages: [], tool_choice: { type: 'any', disable_parallel_tool_use: true } }, { policy: createLenientPolicy() });
+    expect(request.toolChoice).toEqual({ type: 'required' });
+    expect(request.parallelToolCalls).toBe(false);
+  });
+
+  const ROUND_TRIPS = ['anthropic/messages-request.json', 'anthropic/messages-tools-request.json', 'anthropic/messages-tools-followup-request.json'];
+  test.each(ROUND_TRIPS)('decode then encode reproduces %s', (name) => {
+    const fixture = readFixture(name);
+    const call = adapter.encodeRequest(adapter.decodeRequest(fixture, { policy: createLenientPolicy() }), encodeOptions);
+    expect(call.path).toBe('/v1/messages');
+    const { stream, ...rest } = fixture;
+    const expected: any = { ...rest, model: 'upstream-model', ...(stream ? { stream } : {}) };
+    // A string content becomes one text block; both are the same message.
+    expected.messages = fixture.messages.map((m: any) => ({ role: m.role, content: typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content }));
+    for (const message of expected.messages) {
+      for (const block of message.content) if (block.type === 'tool_result') delete block.is_error;
+    }
+    expect(call.body).toEqual(expected);
+  });
+
+  test('encodes max_tokens from the model default when the client sent none', () => {
+    const call = adapter.encodeRequest(createRequest({ stream: false }), encodeOptions);
+    expect(call.body).toEqual({ model: 'upstream-model', max_tokens: 4096, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] });
+  });
+
+  test('merges consecutive turns, leads with tool results, and converts data-URL images and tool choice', () => {
+    const call = adapter.encodeRequest({
+      system: 'Be brief.',
+      messages: [
+        { role: 'assistant', content: [{ type: 'tool_call', id: 'c1', name: 'f', arguments: '{"a":1}' }, { type: 'tool_call', id: 'c2', name: 'f', arguments: '' }] },
+        { role: 'user', content: [{ type: 'tool_result', toolCallId: 'c1', content: [{ type: 'text', text: 'one' }] }] },
+        { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'tool_result', toolCallId: 'c2', content: [{ type: 'text', text: 'two' }], isError: true }] },
+        { role: 'user', content: [{ type: 'image', source: { kind: 'url', url: 'https://example.com/a.png' } }, { type: 'text', text: '' }] },
+      ],
+      tools: [{ name: 'f', parameters: { properties: { a: { type: 'integer' } } } }],
+      toolChoice: { type: 'required' },
+      parallelToolCalls: false,
+      maxTokens: 10,
+      stream: true,
+      includeUsage: false,
+    }, encodeOptions);
+    expect(call.body).toEqual({
+      model: 'upstream-model',
+      max_tokens: 10,
+      system: 'Be brief.',
+      stream: true,
+      messages: [
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'f', input: { a: 1 } }, { type: 'tool_use', id: 'c2', name: 'f', input: {} }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'c1', content: 'one' },
+            { type: 'tool_result', tool_use_id: 'c2', content: 'two', is_error: true },
+            { type: 'text', text: 'look' },
+            { type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } },
+          ],
+        },
+      ],
+      tools: [{ name: 'f', input_schema: { type: 'object', properties: { a: { type: 'integer' } } } }],
+      tool_choice: { type: 'any', disable_parallel_tool_use: true },
+    });
+  });
+
+  test('rejects tool-call arguments that are not a JSON object with a 400', () => {
+    const request = createRequest({ messages: [{ role: 'assistant', content: [{ type: 'tool_call', id: 'c', name: 'f', arguments: '[1]' }] }] });
+    expect(() => adapter.encodeRequest(request, encodeOptions)).toThrow(expect.objectContaining({ status: 400 }));
+  });
+
+  test('drops seed and penalties (no equivalent), or names them in a strict 400', () => {
+    const lenient = createFieldPolicy(false, { seed: 'seed' });
+    adapter.encodeRequest(createRequest({ seed: 7, presencePenalty: 1 }), { ...encodeOptions, policy: lenient });
+    expect(lenient.dropped).toEqual(['presencePenalty', 'seed']);
+    const strict = createFieldPolicy(true, { presencePenalty: 'presence_penalty' });
+    expect(() => adapter.encodeRequest(createRequest({ presencePenalty: 1 }), { ...encodeOptions, policy: strict }))
+      .toThrow(expect.objectContaining({ status: 400, code: 'untranslatable_field', param: 'presence_penalty' }));
+  });
+});
+
+describe('messages adapter: responses', () => {
+  test('decodes the response fixture; input usage sums cache reads and writes', () => {
+    expect(adapter.decodeResponse(readFixture('anthropic/messages-response.json'))).toEqual({
+      id: 'msg_013Zva2CMHLNnXjNJJKqJ2EF',
+      model: 'claude-sonnet-4-20250514',
+      content: [{ type: 'text', text: 'The image is a single white pixel on a transparent background.' }],
+      finishReason: 'stop',
+      usage: { inputTokens: 27, outputTokens: 16, totalTokens: 43, cachedTokens: 0, cacheCreationTokens: 0 },
+    });
+    const cached = adapter.decodeResponse({ content: [], stop_reason: 'max_tokens', usage: { input_tokens: 10, cache_read_input_tokens: 90, cache_creation_input_tokens: 5, output_tokens: 3, output_tokens_details: { thinking_tokens: 2 } } });
+    expect(cached.usage).toEqual({ inputTokens: 105, outputTokens: 3, totalTokens: 108, cachedTokens: 90, cacheCreationTokens: 5, reasoningTokens: 2 });
+    expect(cached.finishReason).toBe('length');
+  });
+
+  test('encodes text and tool calls as content blocks with stop reason and split input usage', () => {
+    const body = adapter.encodeResponse({
+      content: [{ type: 'text', text: 'Sure.' }, { type: 'tool_call', id: 'call_1', name: 'f', arguments: '{"x":"y"}' }],
+      finishReason: 'tool_calls',
+      usage: { inputTokens: 100, outputTokens: 7, cachedTokens: 60 },
+    }, META, createRequest());
+    expect(body).toEqual({
+      id: 'msg_test123',
+      type: 'message',
+      role: 'assistant',
+      model: 'client-model',
+      content: [{ type: 'text', text: 'Sure.' }, { type: 'tool_use', id: 'call_1', name: 'f', input: { x: 'y' } }],
+      stop_reason: 'tool_use',
+      stop_sequence: null,
+      usage: { input_tokens: 40, output_tokens: 7, cache_creation_input_tokens: 0, cache_read_input_tokens: 60 },
+    });
+  });
+
+  test('reports the matched stop sequence as stop_sequence', () => {
+    const body: any = adapter.encodeResponse({ content: [], finishReason: 'stop', stopSequence: 'END', usage: {} }, META, createRequest());
+    expect([body.stop_reason, body.stop_sequence]).toEqual(['stop_sequence', 'END']);
+  });
+
+  test.each([
+    ['anthropic/error-401.json', 401, { status: 401, type: 'authentication_error', message: 'invalid x-api-key', authFailure: true }],
+    ['anthropic/error-overloaded-529.json', 529, { status: 529, type: 'overloaded_error', message: 'Overloaded', authFailure: false }],
+  ])('reads the error fixture %s', (name, status, expected) => {
+    expect(adapter.decodeError(status, readFixture(name))).toEqual(expected);
+  });
+});
+
+describe('messages adapter: streams', () => {
+  test('decodes the text stream fixture (pings ignored) with input then output usage', () => {
+    const { events, done } = decodeStream(adapter, readSseFixture('anthropic/messages-stream.sse'));
+    expect(done).toBe(true);
+    expect(events).toEqual([
+      { type: 'start', id: 'msg_4QpJur2dWWDjF6C758FbBw5vm12BaVipnK', model: 'claude-sonnet-4-20250514' },
+      { type: 'usage', usage: { inputTokens: 11, outputTokens: 1, totalTokens: 12, cachedTokens: 0, cacheCreationTokens: 0 } },
+      { type: 'text', text: 'Hello' },
+      { type: 'text', text: ' there' },
+      { type: 'text', text: '!' },
+      { type: 'finish', reason: 'stop' },
+      { type: 'usage', usage: { inputTokens: 11, outputTokens: 6, totalTokens: 17, cachedTokens: 0, cacheCreationTokens: 0 } },
+    ]);
+  });
+
+  test('decodes the tool stream fixture: text, then a tool call with its JSON fragments', () => {
+    const { events } = decodeStream(adapter, readSseFixture('anthropic/messages-tools-stream.sse'));
+    expect(events.filter((e) => e.type === 'tool_call_start')).toEqual([{ type: 'tool_call_start', index: 0, id: 'toolu_01NRLabsLyVHZPKxbKvkfSMn', name: 'get_weather' }]);
+    const args = events.filter((e) => e.type === 'tool_call_delta').map((e) => (e as { arguments: string }).arguments).join('');
+    expect(JSON.parse(args)).toEqual({ location: 'Paris, France' });
+    expect(events).toContainEqual({ type: 'finish', reason: 'tool_calls' });
+  });
+
+  test('decodes the mid-stream error fixture into an error event and leaves the stream unfinished', () => {
+    const { events, done } = decodeStream(adapter, readSseFixture('anthropic/messages-stream-error.sse'));
+    expect(done).toBe(false);
+    expect(events.at(-1)).toEqual({ type: 'error', error: { status: 529, type: 'overloaded_error', message: 'Overloaded', authFailure: false } });
+  });
+
+  test('re-encoding the tool stream fixture gives the same event sequence (less pings and empty JSON deltas) and content', () => {
+    const fixture = readSseFixture('anthropic/messages-tools-stream.sse');
+    const text = encodeStream(adapter, decodeStream(adapter, fixture).events);
+    const summary = summarizeAnthropicStream(text);
+    const kept = fixture.filter((e) => e.event !== 'ping' && !e.data.includes('"partial_json":""'));
+    expect(summary.types).toEqual(kept.map((e) => e.event));
+    expect(summary).toMatchObject({
+      text: "I'll check the current weather in Paris for you.",
+      toolCalls: [{ id: 'toolu_01NRLabsLyVHZPKxbKvkfSMn', name: 'get_weather', arguments: { location: 'Paris, France' } }],
+      finish: 'tool_use',
+      usage: { input_tokens: 377, output_tokens: 65 },
+    });
+  });
+
+  test('encodes events from another protocol: message_start first, blocks closed in order, usage in message_delta', () => {
+    const text = encodeStream(adapter, [
+      { type: 'start', id: 'chatcmpl-1' },
+      { type: 'tool_call_start', index: 0, id: 'call_a', name: 'f' },
+      { type: 'tool_call_delta', index: 0, arguments: '{"a"' },
+      { type: 'tool_call_delta', index: 0, arguments: ':1}' },
+      { type: 'tool_call_start', index: 1, id: 'call_b', name: 'g' },
+      { type: 'finish', reason: 'tool_calls' },
+      { type: 'usage', usage: { inputTokens: 9, outputTokens: 4, cachedTokens: 2 } },
+    ]);
+    const summary = summarizeAnthropicStream(text);
+    expect(summary.types).toEqual([
+      'message_start', 'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop',
+      'content_block_start', 'content_block_stop', 'message_delta', 'message_stop',
+    ]);
+    expect(summary.toolCalls).toEqual([{ id: 'call_a', name: 'f', arguments: { a: 1 } }, { id: 'call_b', name: 'g', arguments: {} }]);
+    expect(summary.usage).toEqual({ input_tokens: 7, output_tokens: 4, cache_creation_input_tokens: 0, cache_read_input_tokens: 2 });
+    expect(summary.finish).toBe('tool_use');
+  });
+});
