@@ -55,7 +55,9 @@ export async function fetchImage(url: string, limits: FetchLimits): Promise<Fetc
   const left = limits.deadline - Date.now();
   if (left <= 0) throw fetchError('No time was left to download the generated image.', 504, 'upstream_timeout');
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
-  if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) throw fetchError('The vendor answered an image URL the gateway cannot download.');
+  if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
+    throw fetchError('The vendor answered an image URL the gateway cannot download.');
+  }
   const timeout = AbortSignal.timeout(left);
   try {
     const response = await request(parsed, {

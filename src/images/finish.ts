@@ -3,7 +3,7 @@ import type { OpCall } from '../runtime/types.ts';
 import { mapBounded } from './bounded.ts';
 import { fetchImage } from './fetch-image.ts';
 import { STORED_IMAGE_PATH } from './serve.ts';
-import { getImageStore } from './store.ts';
+import { getImageStore } from './store-registry.ts';
 import type { ImageDatum, ResponseFormat } from './types.ts';
 
 /** Images downloaded or stored at once per request. */

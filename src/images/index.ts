@@ -9,7 +9,8 @@ import { planImageParts } from './plan.ts';
 import { readImageRequest } from './request.ts';
 
 export { serveStoredImage, createStoredImageHandler, STORED_IMAGE_PATH } from './serve.ts';
-export { getImageStore, setImageStore, IMAGE_TTL_MS, type ImageStore, type StoredImage } from './store.ts';
+export { IMAGE_TTL_MS, type ImageStore, type StoredImage } from './store.ts';
+export { getImageStore, setImageStore } from './store-registry.ts';
 export { createLocalImageStore } from './local-store.ts';
 
 /**

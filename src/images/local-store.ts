@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, stat, unlink, writeFile } from 'node:fs/promi
 import { join } from 'node:path';
 import { GatewayError } from '../errors.ts';
 import { detectImageType, IMAGE_TYPES } from './image-type.ts';
-import type { ImageStore, StoredImage } from './store.ts';
+import { IMAGE_TTL_MS, type ImageStore, type StoredImage } from './store.ts';
 
 /** 32 url-safe characters (192 random bits) and the format's extension. */
 const ID_FORMAT = /^[A-Za-z0-9_-]{32}\.([a-z]+)$/;
@@ -26,7 +26,7 @@ async function removeQuietly(file: string): Promise<void> {
  * it was written. Expired files are deleted when asked for and by a sweep at most once an hour.
  */
 export function createLocalImageStore(dir: string, options: LocalImageStoreOptions = {}): ImageStore {
-  const ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
+  const ttlMs = options.ttlMs ?? IMAGE_TTL_MS;
   const now = options.now ?? Date.now;
   let ready: Promise<unknown> | undefined;
   let lastSweep = now();

@@ -14,9 +14,8 @@ function checkListed(field: string, value: unknown, allowed: readonly string[], 
     throw new GatewayError(400, 'unsupported_parameter', `Model '${modelId}' does not take \`${field}\`.`, { param: field });
   }
   if (!allowed.includes(value as string)) {
-    throw new GatewayError(400, 'invalid_value', `\`${field}\` '${String(value)}' is not supported by model '${modelId}'; supported: ${allowed.join(', ')}.`, {
-      param: field,
-    });
+    const message = `\`${field}\` '${String(value)}' is not supported by model '${modelId}'; supported: ${allowed.join(', ')}.`;
+    throw new GatewayError(400, 'invalid_value', message, { param: field });
   }
 }
 

@@ -15,15 +15,13 @@ export function planImageParts(request: ImageRequest, options: ImageOptions, mod
   const { nParam } = request;
   if (maxN === undefined || request.n <= maxN) return [undefined];
   if (!options.splitN) {
-    throw new GatewayError(400, 'invalid_value', `Model '${modelId}' accepts at most n=${maxN} per request; send ${Math.ceil(request.n / maxN)} requests.`, {
-      param: nParam,
-    });
+    const message = `Model '${modelId}' accepts at most n=${maxN} per request; send ${Math.ceil(request.n / maxN)} requests.`;
+    throw new GatewayError(400, 'invalid_value', message, { param: nParam });
   }
   const limit = maxN * MAX_SPLIT_PARTS;
   if (request.n > limit) {
-    throw new GatewayError(400, 'invalid_value', `\`${nParam}\` must be at most ${limit} for model '${modelId}' (${MAX_SPLIT_PARTS} calls of ${maxN}).`, {
-      param: nParam,
-    });
+    const message = `\`${nParam}\` must be at most ${limit} for model '${modelId}' (${MAX_SPLIT_PARTS} calls of ${maxN}).`;
+    throw new GatewayError(400, 'invalid_value', message, { param: nParam });
   }
   const parts: number[] = [];
   for (let left = request.n; left > 0; left -= maxN) parts.push(Math.min(maxN, left));

@@ -17,9 +17,8 @@ function getShapeTransform(call: OpCall, options: ImageOptions) {
 function wrongShape(modelId: string, expected: ImageShape, sent: ImageShape): GatewayError {
   const param = sent === SHAPE_B ? 'input' : 'prompt';
   const want = expected === SHAPE_B ? '`input.prompt` (with options in `parameters`)' : '`prompt`';
-  return new GatewayError(400, 'invalid_request_error', `Model '${modelId}' takes ${expected.label}, not ${sent.name} (\`${param}\`): send ${want}.`, {
-    param,
-  });
+  const message = `Model '${modelId}' takes ${expected.label}, not ${sent.name} (\`${param}\`): send ${want}.`;
+  return new GatewayError(400, 'invalid_request_error', message, { param });
 }
 
 /**

@@ -13,7 +13,7 @@ function toParam(instancePath: string): string {
 }
 
 /** The GatewayError of ajv's first error, naming the field and the shape. */
-function toGatewayError(error: ErrorObject, shape: ImageShape): GatewayError {
+function toValidationError(error: ErrorObject, shape: ImageShape): GatewayError {
   const at = toParam(error.instancePath);
   const where = (field: string) => (at ? `${at}.${field}` : field);
   const params = error.params as Record<string, unknown>;
@@ -23,7 +23,9 @@ function toGatewayError(error: ErrorObject, shape: ImageShape): GatewayError {
       return new GatewayError(400, 'missing_required_parameter', `\`${param}\` is required in ${shape.label}.`, { param });
     }
     case 'type':
-      return new GatewayError(400, 'invalid_type', `\`${at}\` must be ${article(String(params.type))} ${params.type} in ${shape.label}.`, { param: at });
+      return new GatewayError(400, 'invalid_type', `\`${at}\` must be ${article(String(params.type))} ${params.type} in ${shape.label}.`, {
+        param: at,
+      });
     case 'enum':
       return new GatewayError(400, 'invalid_value', `\`${at}\` must be one of: ${(params.allowedValues as unknown[]).join(', ')}.`, { param: at });
     case 'minimum':
@@ -44,5 +46,5 @@ function article(word: string): string {
 /** Checks a body against the JSON Schema of its shape; throws a 400 naming the first bad field. */
 export function checkShapeSchema(shape: ImageShape, body: unknown): void {
   const validate = validators[shape.id];
-  if (!validate(body)) throw toGatewayError(validate.errors![0] as ErrorObject, shape);
+  if (!validate(body)) throw toValidationError(validate.errors![0] as ErrorObject, shape);
 }

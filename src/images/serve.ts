@@ -1,6 +1,7 @@
 import { createError, defineEventHandler, getRouterParam, setResponseHeaders, type EventHandler } from 'h3';
 import type { ServerSettings } from '../config/types.ts';
-import { getImageStore, type ImageStore } from './store.ts';
+import type { ImageStore } from './store.ts';
+import { getImageStore } from './store-registry.ts';
 
 /** The path re-hosted images are served under; `{id}` is the store's id. */
 export const STORED_IMAGE_PATH = '/files/images/';

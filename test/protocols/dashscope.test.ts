@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelEntry, VendorEntry } from '../../src/config/types.ts';
-import { dashscopeAdapter, dashscopeImageBackend, toDashScopeImageBody, toTaskError } from '../../src/protocols/dashscope.ts';
+import { createTaskImageBackend } from '../../src/images/task-backend.ts';
+import { dashscopeAdapter, dashscopeImageTasks, toDashScopeImageBody, toTaskError } from '../../src/protocols/dashscope.ts';
 import { getProtocolAdapter } from '../../src/protocols/index.ts';
 import { callVendor } from '../../src/runtime/vendor-call.ts';
 import type { OpCall, RequestContext, RuntimeVendor } from '../../src/runtime/types.ts';
@@ -22,7 +23,7 @@ const VENDOR: VendorEntry = {
   connections: 4,
   policyErrorCodes: ['DataInspectionFailed', 'IPInfringementSuspect'],
 };
-const runtimeVendor = { config: VENDOR } as RuntimeVendor;
+const dashscopeImageBackend = createTaskImageBackend(dashscopeImageTasks);
 
 describe('dashscope adapter', () => {
   it('is the adapter registered for the dashscope protocol, with nothing passed through', () => {
@@ -59,9 +60,9 @@ describe('dashscope adapter', () => {
   });
 
   it('maps task failures: policy codes to content_policy_violation, Invalid* to 400, others to 502', () => {
-    expect(toTaskError(runtimeVendor, 'IPInfringementSuspect', 'ip')).toMatchObject({ status: 400, code: 'content_policy_violation', message: 'ip' });
-    expect(toTaskError(runtimeVendor, 'InvalidParameter', 'bad size')).toMatchObject({ status: 400, code: 'InvalidParameter' });
-    expect(toTaskError(runtimeVendor, 'InternalError', 'boom')).toMatchObject({ status: 502, code: 'upstream_task_failed' });
+    expect(toTaskError(VENDOR, 'IPInfringementSuspect', 'ip')).toMatchObject({ status: 400, code: 'content_policy_violation', message: 'ip' });
+    expect(toTaskError(VENDOR, 'InvalidParameter', 'bad size')).toMatchObject({ status: 400, code: 'InvalidParameter' });
+    expect(toTaskError(VENDOR, 'InternalError', 'boom')).toMatchObject({ status: 502, code: 'upstream_task_failed' });
   });
 });
 
@@ -103,7 +104,7 @@ function createCall(deadlineMs = 10_000): OpCall {
 const body = { model: 'wanx2.1-t2i-turbo', input: { prompt: 'p' }, parameters: { n: 1, negative_prompt: 'blur' } };
 const ok = (name: string) => ({ status: 200, body: fixture(name) });
 
-describe('dashscope image backend', () => {
+describe('dashscope image tasks through the task backend', () => {
   it('creates the task with X-DashScope-Async and polls until SUCCEEDED, actual_prompt as revised_prompt', async () => {
     lookups = [ok('task-query-response-pending.json'), ok('task-query-response-running.json'), ok('task-query-response-succeeded.json')];
     const batch = await dashscopeImageBackend.generate(createCall(), body, new AbortController().signal);
