@@ -1,3 +1,4 @@
+import { decodeAnthropicError } from '../translate/anthropic/response.ts';
 import type { ProtocolAdapter } from './types.ts';
 import type { Usage } from '../runtime/types.ts';
 
@@ -29,11 +30,5 @@ export const anthropicAdapter: ProtocolAdapter = {
   },
   requestHeaders: ['content-type', 'accept', 'anthropic-beta'],
   readUsage,
-  readError(status, body: any) {
-    const error = body?.error;
-    if (error && typeof error === 'object') {
-      return { code: String(error.type ?? status), message: String(error.message ?? ''), type: error.type };
-    }
-    return { code: `http_${status}`, message: `vendor answered ${status}` };
-  },
+  readError: decodeAnthropicError,
 };

@@ -31,8 +31,9 @@ export const dashscopeAdapter: ProtocolAdapter = {
   requestHeaders: [],
   readUsage,
   readError(status, body) {
-    if (isJsonObject(body) && typeof body.code === 'string') return { code: body.code, message: String(body.message ?? '') };
-    return { code: `http_${status}`, message: `vendor answered ${status}` };
+    const known = isJsonObject(body) && typeof body.code === 'string';
+    const message = known ? String(body.message ?? '') : `The vendor answered HTTP ${status}.`;
+    return { status, type: known ? String(body.code) : 'upstream_error', message, authFailure: status === 401 || status === 403 };
   },
 };
 

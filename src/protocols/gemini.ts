@@ -1,3 +1,4 @@
+import { decodeGeminiError } from '../translate/gemini/response.ts';
 import type { ProtocolAdapter } from './types.ts';
 import type { Usage } from '../runtime/types.ts';
 
@@ -26,11 +27,5 @@ export const geminiAdapter: ProtocolAdapter = {
   },
   requestHeaders: ['content-type', 'accept'],
   readUsage,
-  readError(status, body: any) {
-    const error = body?.error;
-    if (error && typeof error === 'object') {
-      return { code: String(error.status ?? status), message: String(error.message ?? ''), type: error.status };
-    }
-    return { code: `http_${status}`, message: `vendor answered ${status}` };
-  },
+  readError: decodeGeminiError,
 };

@@ -1,3 +1,4 @@
+import { decodeOpenAIError } from '../translate/openai-chat/response.ts';
 import type { ProtocolAdapter } from './types.ts';
 import type { Usage } from '../runtime/types.ts';
 
@@ -45,11 +46,5 @@ export const openaiAdapter: ProtocolAdapter = {
     return { ...body, stream_options: { ...body.stream_options, include_usage: true } };
   },
   isUsageOnlyEvent: (json) => Array.isArray(json?.choices) && json.choices.length === 0 && json.usage != null,
-  readError(status, body: any) {
-    const error = body?.error;
-    if (error && typeof error === 'object') {
-      return { code: String(error.code ?? error.type ?? status), message: String(error.message ?? ''), type: error.type };
-    }
-    return { code: `http_${status}`, message: typeof body === 'string' ? body.slice(0, 200) : `vendor answered ${status}` };
-  },
+  readError: decodeOpenAIError,
 };

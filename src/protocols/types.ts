@@ -1,5 +1,6 @@
 import type { Operation, Protocol, Style } from '../config/types.ts';
 import type { OpHandler, Usage } from '../runtime/types.ts';
+import type { VendorError } from '../translate/canonical.ts';
 
 /** A vendor endpoint an operation is forwarded to unchanged (apart from the model name). */
 export interface PassthroughEndpoint {
@@ -11,12 +12,6 @@ export interface PassthroughEndpoint {
   model: 'body' | 'path' | 'none';
 }
 
-/** A vendor error read from its body: code, message and the vendor's own type, if any. */
-export interface VendorErrorInfo {
-  code: string;
-  message: string;
-  type?: string;
-}
 
 /**
  * What the gateway knows about one wire protocol. One file per protocol in `src/protocols/`;
@@ -32,8 +27,8 @@ export interface ProtocolAdapter {
   requestHeaders: readonly string[];
   /** Reads token usage from a parsed response body or one parsed stream event. */
   readUsage(json: any): Usage | undefined;
-  /** Reads a vendor error body (already parsed JSON, or undefined when it was not JSON). */
-  readError(status: number, body: unknown): VendorErrorInfo;
+  /** Reads a vendor error body (parsed JSON, or the text when it was not JSON); status 0 inside a stream. */
+  readError(status: number, body: unknown): VendorError;
   /**
    * For streams that report usage only on request: the body asking for it, or undefined when the client
    * already asked (or the protocol always reports it). The extra events are then removed by

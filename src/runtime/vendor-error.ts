@@ -1,6 +1,7 @@
 import { GatewayError } from '../errors.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
 import { readRetryAfter } from '../routing/retry-after.ts';
+import type { VendorError } from '../translate/canonical.ts';
 import type { RuntimeVendor, VendorResponse } from './types.ts';
 
 const MAX_ERROR_BYTES = 64 * 1024;
@@ -26,29 +27,41 @@ export async function readErrorBody(response: VendorResponse): Promise<{ text: s
 }
 
 /**
- * Turns a vendor's error answer into the GatewayError the caller sees in its own shape: the vendor's
- * status and message, except that a vendor rejecting the gateway's own credentials (401/403) becomes
- * 502 `upstream_auth_failed` (vendors echo key fragments in those messages), policy codes become
- * `content_policy_violation`, and a body that is not JSON becomes 502.
+ * The one mapping from a vendor's error to the GatewayError the caller sees in its own shape: a vendor
+ * rejecting the gateway's own credentials becomes 502 `upstream_auth_failed` without the vendor's message
+ * (vendors echo key fragments there); a code listed in the vendor's `policy_error_codes` becomes 400
+ * `content_policy_violation`; otherwise the vendor's status (502 when it is no error status), code and
+ * message, with its Retry-After.
  */
+export function createVendorGatewayError(vendor: RuntimeVendor, error: VendorError, retryAfterSeconds?: number): GatewayError {
+  if (error.authFailure) {
+    return new GatewayError(502, 'upstream_auth_failed', `Vendor "${vendor.config.name}" rejected the gateway's credentials.`);
+  }
+  if (vendor.config.policyErrorCodes.includes(error.type)) {
+    return new GatewayError(400, 'content_policy_violation', error.message || 'The request was rejected by the content policy.');
+  }
+  const status = error.status >= 400 && error.status <= 599 ? error.status : 502;
+  const retryAfter = retryAfterSeconds ?? (status === 429 || status === 503 ? 1 : undefined);
+  return new GatewayError(status, error.type, error.message, retryAfter === undefined ? {} : { retryAfter });
+}
+
+/** Maps a vendor's non-2xx answer (body already read) by {@link createVendorGatewayError}; a body that is not JSON is 502. */
 export function toVendorError(
   vendor: RuntimeVendor,
   status: number,
   json: unknown,
   headers: VendorResponse['headers'] = {},
 ): GatewayError {
-  const name = vendor.config.name;
-  if (status === 401 || status === 403) {
-    return new GatewayError(502, 'upstream_auth_failed', `Vendor "${name}" rejected the gateway's credentials.`);
-  }
-  if (json === undefined) {
-    return new GatewayError(502, 'upstream_bad_response', `Vendor "${name}" answered ${status} with a body that is not JSON.`);
-  }
-  const info = getProtocolAdapter(vendor.config.protocol).readError(status, json);
-  if (vendor.config.policyErrorCodes.includes(info.code)) {
-    return new GatewayError(400, 'content_policy_violation', info.message || 'The request was rejected by the content policy.');
+  const error = getProtocolAdapter(vendor.config.protocol).readError(status, json);
+  if (json === undefined && !error.authFailure) {
+    return new GatewayError(502, 'upstream_bad_response', `Vendor "${vendor.config.name}" answered ${status} with a body that is not JSON.`);
   }
   const waitMs = readRetryAfter(headers);
-  const retryAfter = waitMs !== undefined ? waitMs / 1000 : status === 429 || status === 503 ? 1 : undefined;
-  return new GatewayError(status, info.code, info.message || `Vendor "${name}" answered ${status}.`, { retryAfter });
+  return createVendorGatewayError(vendor, error, waitMs === undefined ? undefined : waitMs / 1000);
+}
+
+/** Reads a vendor's non-2xx answer and maps it by {@link toVendorError}. */
+export async function readVendorError(vendor: RuntimeVendor, response: VendorResponse): Promise<GatewayError> {
+  const { json } = await readErrorBody(response);
+  return toVendorError(vendor, response.status, json, response.headers);
 }

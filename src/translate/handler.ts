@@ -6,14 +6,14 @@ import { once } from 'node:events';
 import type { Style } from '../config/types.ts';
 import { GatewayError, renderStreamError, toGatewayError } from '../errors.ts';
 import { endStream, sendJson, startStream, writeStream } from '../runtime/respond.ts';
-import type { OpCall, OpHandler, RequestContext, VendorResponse } from '../runtime/types.ts';
+import type { OpCall, OpHandler, RequestContext, RuntimeVendor, VendorResponse } from '../runtime/types.ts';
 import { readSseEvents } from '../sse/parse.ts';
 import type { CanonicalRequest, CanonicalUsage, StreamEvent } from './canonical.ts';
 import { getTotalTokens, mergeUsage } from './canonical.ts';
 import type { ClientAdapter, ResponseMeta, StreamEncoder, VendorAdapter } from './adapter.ts';
 import { createFieldPolicy } from './field-policy.ts';
 import { createIdSuffix } from './helpers.ts';
-import { createVendorGatewayError, readVendorError } from './vendor-error.ts';
+import { createVendorGatewayError, readVendorError } from '../runtime/vendor-error.ts';
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
 
@@ -31,12 +31,11 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
       body: JSON.stringify(wire.body),
       headers: { 'content-type': 'application/json', accept: request.stream ? 'text/event-stream' : 'application/json' },
     });
-    const policyCodes = call.vendor.config.policyErrorCodes ?? [];
-    if (response.status < 200 || response.status >= 300) throw await readVendorError(vendor, response, policyCodes);
+    if (response.status < 200 || response.status >= 300) throw await readVendorError(call.vendor, response);
     const headers: Record<string, string> = policy.dropped.length > 0 ? { 'x-gateway-dropped-fields': policy.dropped.join(', ') } : {};
     const model = ctx.modelId ?? call.model.id;
     if (!request.stream) return answerWhole(ctx, client, vendor, request, response, model, headers);
-    return answerStream({ ctx, style, client, vendor, request, response, model, headers, policyCodes });
+    return answerStream({ ctx, style, client, vendor, request, response, model, headers, runtimeVendor: call.vendor });
   };
 }
 
@@ -78,7 +77,7 @@ interface StreamJob {
   response: VendorResponse;
   model: string;
   headers: Record<string, string>;
-  policyCodes: readonly string[];
+  runtimeVendor: RuntimeVendor;
 }
 
 /**
@@ -99,7 +98,7 @@ async function answerStream(job: StreamJob): Promise<void> {
     writeStream(ctx, text);
   };
   const encode = (event: StreamEvent): void => {
-    if (event.type === 'error') throw createVendorGatewayError(event.error, job.policyCodes);
+    if (event.type === 'error') throw createVendorGatewayError(job.runtimeVendor, event.error);
     if (event.type === 'usage') {
       usage = mergeUsage(usage, event.usage);
       recordUsage(ctx, usage);
@@ -138,7 +137,7 @@ function readStrayError(job: StreamJob, stray: string): GatewayError {
   }
   const root = Array.isArray(body) ? body[0] : body;
   if (typeof root === 'object' && root !== null && 'error' in root) {
-    return createVendorGatewayError(job.vendor.decodeError(0, body), job.policyCodes);
+    return createVendorGatewayError(job.runtimeVendor, job.vendor.decodeError(0, body));
   }
   return new GatewayError(502, 'upstream_stream_cut', 'The vendor stream ended before the answer was complete.');
 }

@@ -33,12 +33,19 @@ describe('dashscope adapter', () => {
   });
 
   it('reads the flat {code, message, request_id} error bodies of the fixtures', () => {
-    expect(dashscopeAdapter.readError(401, fixture('error.json'))).toEqual({ code: 'InvalidApiKey', message: 'Invalid API-key provided.' });
-    expect(dashscopeAdapter.readError(400, fixture('error-400-data-inspection.json'))).toEqual({
-      code: 'DataInspectionFailed',
-      message: 'Input data may contain inappropriate content.',
+    expect(dashscopeAdapter.readError(401, fixture('error.json'))).toEqual({
+      status: 401,
+      type: 'InvalidApiKey',
+      message: 'Invalid API-key provided.',
+      authFailure: true,
     });
-    expect(dashscopeAdapter.readError(502, undefined)).toEqual({ code: 'http_502', message: 'vendor answered 502' });
+    expect(dashscopeAdapter.readError(400, fixture('error-400-data-inspection.json'))).toEqual({
+      status: 400,
+      type: 'DataInspectionFailed',
+      message: 'Input data may contain inappropriate content.',
+      authFailure: false,
+    });
+    expect(dashscopeAdapter.readError(502, undefined)).toMatchObject({ status: 502, type: 'upstream_error', authFailure: false });
   });
 
   it('reads token usage, and none from an image task (it reports an image count)', () => {
