@@ -36,8 +36,9 @@ const CONNECT_CODES = new Set([
 
 /**
  * Classifies what an attempt threw: an error carrying `failure` says so itself; otherwise network and
- * timeout errors are found by their code along the `cause` chain (undici and Node codes), and a
- * GatewayError is a `status` failure, or `content_policy` / `context_length` by its code
+ * timeout errors are found by their code along the `cause` chain (undici and Node codes), the runtime's
+ * own no-answer errors (502 `upstream_unreachable`, 504 `upstream_timeout`) are `connect` and `timeout`,
+ * and any other GatewayError is a `status` failure, or `content_policy` / `context_length` by its code
  * (`content_policy_violation`, `context_length_exceeded`), with its `retryAfter`.
  */
 export function classifyFailure(error: unknown): AttemptFailure {
@@ -46,6 +47,8 @@ export function classifyFailure(error: unknown): AttemptFailure {
   if (network) return network;
   if (error instanceof GatewayError) {
     const { status, code } = error;
+    if (code === 'upstream_unreachable' && status === 502) return { kind: 'connect' };
+    if (code === 'upstream_timeout' && status === 504) return { kind: 'timeout' };
     if (code === 'content_policy_violation') return { kind: 'content_policy', status };
     if (code === 'context_length_exceeded') return { kind: 'context_length', status };
     const retryAfterMs = error.retryAfter === undefined ? undefined : error.retryAfter * 1000;

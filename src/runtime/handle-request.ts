@@ -159,13 +159,18 @@ export function createRequestHandler(
     let admission: Admission | undefined;
     res.once('close', () => {
       if (!res.writableFinished) abort.abort();
+      if (!res.headersSent) failure ??= new GatewayError(499, 'client_closed_request', 'The client closed the request.');
       admission?.release();
       const event = toUsageEvent(ctx, failure);
       const tokens = (event.usage.inputTokens ?? 0) + (event.usage.outputTokens ?? 0);
       if (tokens > 0) admission?.charge(tokens);
       sink(event);
     });
-    serve(ctx, services, (a) => (admission = a)).catch((error: unknown) => {
+    serve(ctx, services, (a) => {
+      admission = a;
+      // The client left while its limits were being checked: the close handler has run already.
+      if (abort.signal.aborted) a.release();
+    }).catch((error: unknown) => {
       failure = toGatewayError(error);
       if (failure.status === 499 || res.destroyed) return;
       sendError(ctx, failure);

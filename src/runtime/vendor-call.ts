@@ -6,9 +6,11 @@ export function toVendorFailure(error: any, ctx: RequestContext, vendor: Runtime
   if (ctx.signal.aborted) return new GatewayError(499, 'client_closed_request', 'The client closed the request.');
   const code = error?.code ?? error?.cause?.code;
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return new GatewayError(504, 'upstream_timeout', `Vendor "${vendor.config.name}" did not answer in time.`);
+    return new GatewayError(504, 'upstream_timeout', `Vendor "${vendor.config.name}" did not answer in time.`, { cause: error });
   }
-  return new GatewayError(502, 'upstream_unreachable', `Vendor "${vendor.config.name}" could not be reached (${code ?? 'connection failed'}).`);
+  return new GatewayError(502, 'upstream_unreachable', `Vendor "${vendor.config.name}" could not be reached (${code ?? 'connection failed'}).`, {
+    cause: error,
+  });
 }
 
 /** The vendor's configured headers plus its auth header, and the path with its auth query parameter. */

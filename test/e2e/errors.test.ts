@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CompiledConfig } from '../../src/config/types.ts';
 import { startTestGateway, type TestGateway } from '../helpers/start-gateway.ts';
@@ -162,10 +160,8 @@ describe('errors that do not depend on the model', () => {
   });
 
   it('504 when the vendor does not answer in time, and 502 when it cannot be reached', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const deadPort = (closed.address() as AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve));
+    // Port 1 (tcpmux) is privileged and unused: connections are refused at once, and no test can take it.
+    const deadPort = 1;
     const base = gw.gateway.getSnapshot().config;
     const openai = base.vendors.openai;
     gw.gateway.reload({
@@ -182,7 +178,7 @@ describe('errors that do not depend on the model', () => {
       },
     });
     try {
-      gw.sims.openai.failNext({ kind: 'delay', ms: 1000 });
+      gw.sims.openai.failNext({ kind: 'hang' });
       const slow = await call('openai', { model: 'slow-model' });
       expect(slow.status).toBe(504);
       expect(slow.body.error.code).toBe('upstream_timeout');
