@@ -205,7 +205,8 @@ function armMidStreamReset(res: ServerResponse, afterEvents: number): void {
     cut = true;
     if (!res.headersSent) res.flushHeaders();
     const socket = res.socket;
-    if (socket) socket.end(() => socket.destroy());
+    // Writes may still sit corked in the response (Node 24) until the next tick: cut after they reach the socket.
+    if (socket) setImmediate(() => socket.end(() => socket.destroy()));
   };
   res.write = ((chunk: unknown) => {
     if (cut) return false;
