@@ -1,0 +1,66 @@
+/**
+ * The request bodies the scenarios send, written once into the bench's temporary directory: a chat
+ * request, the same streamed, the slow-stream request, and a 5 MB multipart transcription upload.
+ */
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CHAT_MODEL, SLOW_MODEL, UPLOAD_MODEL } from './config.ts';
+
+/** Body files and the content type each is sent with. */
+export interface BenchBodies {
+  chat: string;
+  stream: string;
+  slowStream: string;
+  upload: string;
+  uploadContentType: string;
+  uploadBytes: number;
+}
+
+const BOUNDARY = '----bench-boundary-7MA4YWxkTrZu0gW';
+
+/** A realistic small chat request (system + user message, a couple of options). */
+export function defineChatBody(model: string, stream: boolean): string {
+  return JSON.stringify({
+    model,
+    messages: [
+      { role: 'system', content: 'You are a helpful assistant. Answer briefly.' },
+      { role: 'user', content: 'Write one sentence about the sea at night, with the moon on the water.' },
+    ],
+    temperature: 0.2,
+    max_tokens: 64,
+    ...(stream ? { stream: true } : {}),
+  });
+}
+
+/**
+ * A multipart transcription upload: the model field first (so a proxy can route from the first chunk),
+ * then a file of `size` printable bytes (printable so autocannon, which reads body files as UTF-8, sends
+ * the same bytes as wrk).
+ */
+export function defineUploadBody(model: string, size: number): Buffer {
+  const file = Buffer.from(randomBytes(Math.ceil((size * 3) / 4)).toString('base64').slice(0, size));
+  return Buffer.concat([
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="model"\r\n\r\n${model}\r\n` +
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="speech.mp3"\r\nContent-Type: audio/mpeg\r\n\r\n`,
+    ),
+    file,
+    Buffer.from(`\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="response_format"\r\n\r\njson\r\n--${BOUNDARY}--\r\n`),
+  ]);
+}
+
+/** Writes every body file into `dir`; the upload file is `uploadBytes` long. */
+export async function writeBodies(dir: string, uploadBytes = 5 * 1024 * 1024): Promise<BenchBodies> {
+  const files = {
+    chat: join(dir, 'chat.json'),
+    stream: join(dir, 'stream.json'),
+    slowStream: join(dir, 'slow-stream.json'),
+    upload: join(dir, 'upload.multipart'),
+  };
+  await writeFile(files.chat, defineChatBody(CHAT_MODEL, false));
+  await writeFile(files.stream, defineChatBody(CHAT_MODEL, true));
+  await writeFile(files.slowStream, defineChatBody(SLOW_MODEL, true));
+  await writeFile(files.upload, defineUploadBody(UPLOAD_MODEL, uploadBytes));
+  return { ...files, uploadContentType: `multipart/form-data; boundary=${BOUNDARY}`, uploadBytes };
+}

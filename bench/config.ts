@@ -1,0 +1,135 @@
+/**
+ * Writes the benchmark's configs: gateway.yaml's default routes and transforms, ten vendors (OpenAI-,
+ * Anthropic-, Gemini- and DashScope-protocol, every base URL pointing at the local simulated vendor), and
+ * exactly N models (gateway.yaml's own models remapped onto the bench vendors, then generated ones), plus
+ * the floor proxy's model map describing the same vendors and models.
+ */
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
+
+/** Environment variable holding the key the simulated vendors accept. */
+export const VENDOR_KEY_ENV = 'BENCH_VENDOR_KEY';
+/** Environment variable holding the client key the gateway accepts. */
+export const CLIENT_KEY_ENV = 'BENCH_CLIENT_KEY';
+/** The model every chat and stream scenario asks for (OpenAI protocol, same name upstream). */
+export const CHAT_MODEL = 'gpt-4o-mini';
+/** The model of the slow-stream scenario (served by the second, slow vendor process). */
+export const SLOW_MODEL = 'bench-slow-chat';
+/** The model of the upload scenario (multipart, audio transcriptions). */
+export const UPLOAD_MODEL = 'whisper-1';
+
+/** Keep-alive connections per vendor, written into the YAML and the floor map alike (the gateway default). */
+const CONNECTIONS = 128;
+/** The slow vendor holds 1,000 streams at once: both proxies may open that many connections to it. */
+const SLOW_CONNECTIONS = 1100;
+
+/** The floor proxy's input: vendors (base URL, key variable, pool size) and the vendor of every model. */
+export interface FloorMap {
+  vendors: Record<string, { baseUrl: string; keyEnv: string; connections: number }>;
+  models: Record<string, string>;
+}
+
+/** Where the local vendors listen (OpenAI-style base URLs, `http://127.0.0.1:P/v1`). */
+export interface BenchVendorUrls {
+  vendor: string;
+  slowVendor: string;
+}
+
+/** Files written for one model count. */
+export interface BenchConfigFiles {
+  configFile: string;
+  mapFile: string;
+  modelCount: number;
+}
+
+/** Gateway.yaml's vendor names mapped to the bench vendor of the same protocol. */
+const VENDOR_RENAMES: Record<string, string> = {
+  openai: 'bench-openai',
+  anthropic: 'bench-anthropic',
+  google: 'bench-google',
+  dashscope: 'bench-dashscope',
+  'dashscope-compatible': 'bench-compat-1',
+  jina: 'bench-compat-2',
+};
+
+/** The ten bench vendors: protocol and which local process serves them. */
+function defineVendors(urls: BenchVendorUrls): Record<string, Record<string, unknown>> {
+  const origin = new URL(urls.vendor).origin;
+  const bearer = { bearer: `env:${VENDOR_KEY_ENV}` };
+  const openai = (baseUrl: string, connections = CONNECTIONS) => ({ protocol: 'openai', base_url: baseUrl, auth: bearer, timeout: '600s', connections });
+  const vendors: Record<string, Record<string, unknown>> = {
+    'bench-openai': openai(urls.vendor),
+    'bench-slow': openai(urls.slowVendor, SLOW_CONNECTIONS),
+    'bench-anthropic': {
+      protocol: 'anthropic',
+      base_url: origin,
+      auth: { header: 'x-api-key', value: `env:${VENDOR_KEY_ENV}` },
+      headers: { 'anthropic-version': '2023-06-01' },
+      connections: CONNECTIONS,
+    },
+    'bench-google': { protocol: 'gemini', base_url: `${origin}/v1beta`, auth: { header: 'x-goog-api-key', value: `env:${VENDOR_KEY_ENV}` }, connections: CONNECTIONS },
+    'bench-dashscope': { protocol: 'dashscope', base_url: `${origin}/api/v1`, auth: bearer, connections: CONNECTIONS },
+  };
+  for (let i = 1; i <= 5; i++) vendors[`bench-compat-${i}`] = openai(urls.vendor);
+  return vendors;
+}
+
+/** Exactly `count` models: the bench's own three, gateway.yaml's models, then generated ones. */
+function defineModels(count: number, defaults: Record<string, any>, vendorNames: string[]): Record<string, unknown> {
+  const models = new Map<string, unknown>([
+    [CHAT_MODEL, { vendor: 'bench-openai' }],
+    [SLOW_MODEL, { vendor: 'bench-slow' }],
+    [UPLOAD_MODEL, { vendor: 'bench-openai' }],
+  ]);
+  for (const [id, model] of Object.entries(defaults)) {
+    if (models.size >= count) break;
+    if (!models.has(id)) models.set(id, { ...model, vendor: VENDOR_RENAMES[model.vendor] ?? model.vendor });
+  }
+  const generated = vendorNames.filter((name) => name !== 'bench-slow');
+  for (let i = 0; models.size < count; i++) {
+    const vendor = generated[i % generated.length];
+    models.set(`${vendor}-model-${String(i).padStart(5, '0')}`, { vendor });
+  }
+  return Object.fromEntries([...models].slice(0, count));
+}
+
+/** The bench config as a YAML-ready object (gateway.yaml's routes and transforms, bench server and key). */
+export function defineBenchConfig(count: number, urls: BenchVendorUrls, defaults = readDefaultConfig()): Record<string, any> {
+  const vendors = defineVendors(urls);
+  return {
+    server: { host: '127.0.0.1', port: 0, body_limit: '25mb', store: 'memory' },
+    keys: [{ name: 'bench', key: `env:${CLIENT_KEY_ENV}`, models: ['*'] }],
+    vendors,
+    models: defineModels(count, defaults.models ?? {}, Object.keys(vendors)),
+    transforms: defaults.transforms ?? {},
+    routes: defaults.routes,
+  };
+}
+
+/** The floor map describing the same vendors and models as a bench config. */
+export function defineFloorMap(config: Record<string, any>): FloorMap {
+  const vendors: FloorMap['vendors'] = {};
+  for (const [name, vendor] of Object.entries<any>(config.vendors)) {
+    vendors[name] = { baseUrl: vendor.base_url, keyEnv: VENDOR_KEY_ENV, connections: vendor.connections };
+  }
+  const models: FloorMap['models'] = {};
+  for (const [id, model] of Object.entries<any>(config.models)) models[id] = model.vendor;
+  return { vendors, models };
+}
+
+/** Reads the repository's gateway.yaml (the source of the default routes, transforms and models). */
+export function readDefaultConfig(file = 'gateway.yaml'): Record<string, any> {
+  return parse(readFileSync(file, 'utf8'));
+}
+
+/** Writes `bench-<count>.yaml` and `floor-<count>.json` into `dir`. */
+export async function writeBenchConfig(dir: string, count: number, urls: BenchVendorUrls): Promise<BenchConfigFiles> {
+  const config = defineBenchConfig(count, urls);
+  const configFile = join(dir, `bench-${count}.yaml`);
+  const mapFile = join(dir, `floor-${count}.json`);
+  await writeFile(configFile, `# Benchmark config (${count} models), written by bench/config.ts.\n${stringify(config, { lineWidth: 0, aliasDuplicateObjects: false })}`);
+  await writeFile(mapFile, JSON.stringify(defineFloorMap(config)));
+  return { configFile, mapFile, modelCount: count };
+}

@@ -1,0 +1,58 @@
+/**
+ * Same-protocol passthrough scenarios: chat at c=1 and c=64, streamed chat at c=64, and a 5 MB multipart
+ * upload, each against the floor and the gateway on the 1,000-model config.
+ */
+import type { BenchContext } from './types.ts';
+import { defineLoadScenario, type LoadRequest } from './load-scenario.ts';
+
+const CHAT_PATH = '/v1/chat/completions';
+
+function chat(ctx: BenchContext): LoadRequest {
+  return { path: CHAT_PATH, bodyFile: ctx.bodies.chat, contentType: 'application/json' };
+}
+
+function stream(ctx: BenchContext): LoadRequest {
+  return { path: CHAT_PATH, bodyFile: ctx.bodies.stream, contentType: 'application/json' };
+}
+
+/** Non-streaming chat, one connection: median latency. */
+export const chatLatencyScenario = defineLoadScenario({
+  id: 'chat-c1',
+  title: 'Chat passthrough, c=1',
+  connections: 1,
+  request: chat,
+  mustSucceed: true,
+  latency: { id: 'chat-c1-p50', label: 'Chat passthrough c=1, p50 latency', unit: 'µs', target: { kind: 'max-ratio', ratio: 1.15 } },
+});
+
+/** Non-streaming chat, 64 connections: throughput and CPU per request. */
+export const chatThroughputScenario = defineLoadScenario({
+  id: 'chat-c64',
+  title: 'Chat passthrough, c=64',
+  connections: 64,
+  request: chat,
+  mustSucceed: true,
+  rps: { id: 'chat-c64-rps', label: 'Chat passthrough c=64, requests/s', unit: 'req/s', target: { kind: 'min-ratio', ratio: 0.9 } },
+  cpu: { id: 'chat-c64-cpu', label: 'Chat passthrough c=64, CPU per request', unit: 'µs', target: { kind: 'max-ratio', ratio: 1.15 } },
+});
+
+/** Streaming chat, 64 connections: throughput and CPU per request (no target of its own in the issue). */
+export const streamThroughputScenario = defineLoadScenario({
+  id: 'stream-c64',
+  title: 'Streaming chat passthrough, c=64',
+  connections: 64,
+  request: stream,
+  mustSucceed: true,
+  rps: { id: 'stream-c64-rps', label: 'Streaming passthrough c=64, requests/s', unit: 'req/s' },
+  cpu: { id: 'stream-c64-cpu', label: 'Streaming passthrough c=64, CPU per request', unit: 'µs' },
+});
+
+/** A 5 MB multipart transcription upload, one connection: latency and CPU per request. */
+export const uploadScenario = defineLoadScenario({
+  id: 'upload',
+  title: '5 MB multipart upload, c=1',
+  connections: 1,
+  request: (ctx) => ({ path: '/v1/audio/transcriptions', bodyFile: ctx.bodies.upload, contentType: ctx.bodies.uploadContentType }),
+  latency: { id: 'upload-p50', label: '5 MB multipart upload c=1, p50 latency', unit: 'ms', digits: 2 },
+  cpu: { id: 'upload-cpu', label: '5 MB multipart upload c=1, CPU per request', unit: 'µs' },
+});

@@ -1,0 +1,39 @@
+/** Streaming time to first byte at an undici client: c=1, sequential requests (500 in full mode). */
+import { readLastJsonLine, runChild } from '../run-child.ts';
+import type { BenchContext, Measured, Scenario, Side } from './types.ts';
+
+interface TtfbResult {
+  p50Us: number;
+  p99Us: number;
+  count: number;
+  non2xx: number;
+}
+
+async function runTtfbClient(ctx: BenchContext, side: Side, count: number, warmup: number): Promise<TtfbResult> {
+  const args = [
+    '--import', 'tsx', 'bench/clients/ttfb-client.ts',
+    '--url', `${side.origin}/v1/chat/completions`,
+    '--key', ctx.clientKey,
+    '--body-file', ctx.bodies.stream,
+    '--count', String(count),
+    '--warmup', String(warmup),
+  ];
+  return readLastJsonLine<TtfbResult>(await runChild(process.execPath, args, ctx.cpu.load));
+}
+
+/** TTFB p50 of streamed chat; the gateway may add at most 100 µs to the floor's. */
+export const streamTtfbScenario: Scenario = {
+  id: 'stream-ttfb',
+  title: 'Streaming TTFB at an undici client, c=1',
+  mustSucceed: true,
+  metrics: [
+    { id: 'stream-ttfb-p50', label: 'Streaming TTFB c=1 (undici client), p50', unit: 'µs', target: { kind: 'max-over', amount: 100, unit: 'µs' } },
+  ],
+  async warmup(ctx, side) {
+    await runTtfbClient(ctx, side, 0, ctx.quick ? 20 : 200);
+  },
+  async measure(ctx, side): Promise<Measured> {
+    const result = await runTtfbClient(ctx, side, ctx.quick ? 50 : 500, ctx.quick ? 5 : 20);
+    return { 'stream-ttfb-p50': result.p50Us, non2xx: result.non2xx, errors: 0, requests: result.count };
+  },
+};

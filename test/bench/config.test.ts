@@ -1,0 +1,49 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHAT_MODEL, defineBenchConfig, readDefaultConfig, SLOW_MODEL, UPLOAD_MODEL, writeBenchConfig } from '../../bench/config.ts';
+import { compileConfigFile } from '../../src/config/index.ts';
+
+const URLS = { vendor: 'http://127.0.0.1:4001/v1', slowVendor: 'http://127.0.0.1:4002/v1' };
+
+describe('bench configs', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'bench-config-test-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('holds exactly the asked number of models, the bench models first, across ten vendors', () => {
+    for (const count of [10, 1000, 10_000]) {
+      const config = defineBenchConfig(count, URLS);
+      const ids = Object.keys(config.models);
+      expect(ids).toHaveLength(count);
+      expect(ids.slice(0, 3)).toEqual([CHAT_MODEL, SLOW_MODEL, UPLOAD_MODEL]);
+      expect(Object.keys(config.vendors)).toHaveLength(10);
+    }
+  });
+
+  it("keeps gateway.yaml's routes and transforms and points every vendor at the local vendors", () => {
+    const defaults = readDefaultConfig();
+    const config = defineBenchConfig(1000, URLS, defaults);
+    expect(config.routes).toEqual(defaults.routes);
+    expect(config.transforms).toEqual(defaults.transforms);
+    for (const vendor of Object.values<any>(config.vendors)) expect(vendor.base_url).toMatch(/^http:\/\/127\.0\.0\.1:400[12](\/|$)/);
+    expect(config.models[SLOW_MODEL].vendor).toBe('bench-slow');
+    expect(config.vendors['bench-slow'].base_url).toBe(URLS.slowVendor);
+  });
+
+  it('writes a config the gateway checker accepts and a floor map of the same models', async () => {
+    const files = await writeBenchConfig(dir, 1000, URLS);
+    const { config, problems } = await compileConfigFile(files.configFile);
+    expect(problems).toEqual([]);
+    expect(Object.keys(config!.models)).toHaveLength(1000);
+    expect(config!.models[CHAT_MODEL].targets[0]).toMatchObject({ vendor: 'bench-openai', upstream: CHAT_MODEL });
+    const map = JSON.parse(await readFile(files.mapFile, 'utf8'));
+    expect(Object.keys(map.models).sort()).toEqual(Object.keys(config!.models).sort());
+    expect(map.vendors['bench-openai']).toEqual({ baseUrl: URLS.vendor, keyEnv: 'BENCH_VENDOR_KEY', connections: config!.vendors['bench-openai'].connections });
+  });
+});
