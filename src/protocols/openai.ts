@@ -17,6 +17,8 @@ function readUsage(json: any): Usage | undefined {
   };
 }
 
+const INCLUDE_USAGE = Buffer.from(',"stream_options":{"include_usage":true}');
+
 /** The OpenAI protocol (and every OpenAI-compatible vendor): `/v1/*` endpoints forwarded as they are. */
 export const openaiAdapter: ProtocolAdapter = {
   protocol: 'openai',
@@ -41,9 +43,12 @@ export const openaiAdapter: ProtocolAdapter = {
   },
   requestHeaders: ['content-type', 'accept', 'openai-beta'],
   readUsage,
-  askForStreamUsage(op, body) {
+  askForStreamUsage(op, body, raw) {
     if ((op !== 'chat' && op !== 'completions') || body?.stream !== true || body.stream_options?.include_usage) return undefined;
-    return { ...body, stream_options: { ...body.stream_options, include_usage: true } };
+    if (body.stream_options != null) return JSON.stringify({ ...body, stream_options: { ...body.stream_options, include_usage: true } });
+    // The common case: splice the field in before the closing brace instead of re-serialising the body.
+    const close = raw.lastIndexOf(0x7d);
+    return Buffer.concat([raw.subarray(0, close), INCLUDE_USAGE, raw.subarray(close)]);
   },
   isUsageOnlyEvent: (json) => Array.isArray(json?.choices) && json.choices.length === 0 && json.usage != null,
   readError: decodeOpenAIError,

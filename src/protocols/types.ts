@@ -30,11 +30,11 @@ export interface ProtocolAdapter {
   /** Reads a vendor error body (parsed JSON, or the text when it was not JSON); status 0 inside a stream. */
   readError(status: number, body: unknown): VendorError;
   /**
-   * For streams that report usage only on request: the body asking for it, or undefined when the client
-   * already asked (or the protocol always reports it). The extra events are then removed by
-   * `isUsageOnlyEvent` before the client sees them.
+   * For streams that report usage only on request: the request bytes asking for it (`body` is the parsed
+   * form of `raw`), or undefined when the client already asked or the protocol always reports it. The
+   * extra events are then removed by `isUsageOnlyEvent` before the client sees them.
    */
-  askForStreamUsage?(op: Operation, body: any): any | undefined;
+  askForStreamUsage?(op: Operation, body: any, raw: Buffer): Buffer | string | undefined;
   /** True for a stream event that only carries the usage the gateway asked for. */
   isUsageOnlyEvent?(json: any): boolean;
   /** Operations this protocol serves with logic of its own (e.g. asynchronous image tasks). */

@@ -26,12 +26,37 @@ export function readPresentedKey(ctx: RequestContext): string | undefined {
   return undefined;
 }
 
-/** Finds the client key of a request (constant-time comparison of digests) or throws 401. */
+/** The key a connection last authenticated with, so keep-alive requests skip the digest. */
+interface ConnectionAuth {
+  presented: Buffer;
+  key: RuntimeKey;
+  snapshot: RequestContext['snapshot'];
+}
+const connectionAuth = new WeakMap<object, ConnectionAuth>();
+
+/**
+ * Finds the client key of a request or throws 401. The presented key's sha256 digest is compared with
+ * every configured digest in constant time; a keep-alive connection that presents the same key again
+ * (under the same config snapshot) reuses the result of its own earlier check.
+ */
 export function authenticate(ctx: RequestContext, fallbackKey?: string): RuntimeKey {
   const presented = readPresentedKey(ctx) ?? fallbackKey;
   if (!presented) {
     throw new GatewayError(401, 'missing_api_key', 'No API key provided. Send it as "Authorization: Bearer <key>".');
   }
+  const socket = ctx.req.socket;
+  const cached = connectionAuth.get(socket);
+  const bytes = Buffer.from(presented);
+  // Constant time here too: a load balancer may carry several clients over one connection.
+  if (cached && cached.snapshot === ctx.snapshot && cached.presented.length === bytes.length && timingSafeEqual(cached.presented, bytes)) {
+    return cached.key;
+  }
+  const key = findKey(ctx, presented);
+  connectionAuth.set(socket, { presented: bytes, key, snapshot: ctx.snapshot });
+  return key;
+}
+
+function findKey(ctx: RequestContext, presented: string): RuntimeKey {
   const digest = digestKey(presented);
   let found: RuntimeKey | undefined;
   for (const key of ctx.snapshot.keys) {

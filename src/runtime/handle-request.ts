@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Style } from '../config/types.ts';
+import type { Style, TargetEntry } from '../config/types.ts';
 import { GatewayError, renderError, renderStreamError, toGatewayError } from '../errors.ts';
 import { authenticate } from './auth.ts';
 import { readMultipartModel } from './multipart.ts';
@@ -26,30 +26,49 @@ function guessStyle(path: string): Style {
   return 'openai';
 }
 
-function createContext(req: IncomingMessage, res: ServerResponse, snapshot: Snapshot, abort: AbortController): RequestContext {
-  const url = req.url ?? '/';
-  const q = url.indexOf('?');
-  const path = q === -1 ? url : url.slice(0, q);
-  const match = snapshot.match(req.method ?? 'GET', path);
-  const route = match?.route ?? { method: 'GET', path, style: guessStyle(path), op: 'models-list', model: { from: 'none', name: '' }, body: 'none' };
-  const id = randomUUID();
-  return {
-    id,
-    startedAt: performance.now(),
-    deadline: Date.now() + 600_000,
-    signal: abort.signal,
-    style: route.style,
-    route: route as RequestContext['route'],
-    params: match?.params ?? {},
-    query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
-    snapshot,
-    usage: {},
-    vendorCalls: 0,
-    headers: { 'x-request-id': id },
-    req,
-    res,
-    matched: match !== undefined,
-  } as RequestContext & { matched: boolean };
+/** The request context; the query string is parsed only when something reads it. */
+class GatewayContext implements RequestContext {
+  readonly id = randomUUID();
+  readonly startedAt = performance.now();
+  readonly deadline = Date.now() + 600_000;
+  readonly style: RequestContext['style'];
+  readonly route: RequestContext['route'];
+  readonly params: Record<string, string>;
+  readonly rawQuery: string;
+  readonly headers: Record<string, string>;
+  readonly matched: boolean;
+  usage = {};
+  vendorCalls = 0;
+  key?: RequestContext['key'];
+  modelId?: string;
+  model?: RequestContext['model'];
+  target?: RequestContext['target'];
+  vendor?: RequestContext['vendor'];
+  ttfbMs?: number;
+  commit?: () => void;
+  private parsedQuery?: URLSearchParams;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly snapshot: Snapshot,
+    readonly signal: AbortSignal,
+  ) {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    this.rawQuery = q === -1 ? '' : url.slice(q + 1);
+    const match = snapshot.match(req.method ?? 'GET', path);
+    this.matched = match !== undefined;
+    this.route = match?.route ?? { method: 'GET', path, style: guessStyle(path), op: 'models-list', model: { from: 'none', name: '' }, body: 'none' };
+    this.style = this.route.style;
+    this.params = match?.params ?? {};
+    this.headers = { 'x-request-id': this.id };
+  }
+
+  get query(): URLSearchParams {
+    return (this.parsedQuery ??= new URLSearchParams(this.rawQuery));
+  }
 }
 
 /** Sends an error in the caller's style, or ends an open stream with the style's error event. */
@@ -64,7 +83,7 @@ export function sendError(ctx: RequestContext, error: GatewayError): void {
   res.end(rendered.body);
 }
 
-async function serve(ctx: RequestContext & { matched?: boolean }, services: Services, admitted: (a: Admission) => void): Promise<void> {
+async function serve(ctx: GatewayContext, services: Services, admitted: (a: Admission) => void): Promise<void> {
   const { route } = ctx;
   if (!ctx.matched) throw new GatewayError(404, 'route_not_found', `No route for ${ctx.req.method} ${ctx.route.path}.`);
   ctx.key = authenticate(ctx);
@@ -72,7 +91,7 @@ async function serve(ctx: RequestContext & { matched?: boolean }, services: Serv
   admitted(admission);
   Object.assign(ctx.headers, admission.headers);
   if (route.model.from === 'none') {
-    await getModellessHandler(route.op)({ ctx, body: undefined } as OpCall);
+    await getModellessHandler(route.op)({ ctx, body: undefined } as unknown as OpCall);
     return;
   }
   let body: any;
@@ -95,33 +114,46 @@ async function serve(ctx: RequestContext & { matched?: boolean }, services: Serv
   const model = resolveModel(ctx, modelId);
   ctx.modelId = modelId;
   ctx.model = model;
-  const single = model.targets.length === 1 && model.fallback.length === 0;
+  const input: CallInput = { body, raw: upload ? undefined : raw, upload };
+  const { routing } = model;
+  if (model.targets.length === 1 && model.fallback.length === 0 && routing.retries === 0 && !routing.attemptTimeoutMs && !routing.deadlineMs) {
+    // One target, nothing to retry: no attempt machinery on the hot path (same outcome as runAttempts).
+    return runTarget(ctx, input, model.targets[0], ctx.signal);
+  }
   await runAttempts({
-    targets: single ? model.targets : orderTargets(model, Math.random),
-    policy: model.routing,
+    targets: orderTargets(model, Math.random),
+    policy: routing,
     signal: ctx.signal,
-    deadline: model.routing.deadlineMs ? Math.min(ctx.deadline, Date.now() + model.routing.deadlineMs) : ctx.deadline,
-    health: single ? undefined : services.health,
-    attempt: async (attempt) => {
-      const target = attempt.target;
-      const vendor = ctx.snapshot.vendors.get(target.vendor)!;
-      ctx.target = target;
-      ctx.vendor = vendor;
-      ctx.commit = attempt.commit;
-      const call: OpCall = {
-        ctx,
-        body,
-        raw: upload ? undefined : raw,
-        upload,
-        model,
-        target,
-        vendor,
-        callVendor: (request, vendorName) =>
-          callVendor(ctx, vendorName ? ctx.snapshot.vendors.get(vendorName)! : vendor, request, attempt.signal),
-      };
-      await getHandler(route.op, ctx.style, vendor.config.protocol)(call);
-    },
+    deadline: routing.deadlineMs ? Math.min(ctx.deadline, Date.now() + routing.deadlineMs) : ctx.deadline,
+    health: services.health,
+    attempt: (attempt) => runTarget(ctx, input, attempt.target, attempt.signal, attempt.commit),
   });
+}
+
+/** What a request hands to every attempt: its parsed body, raw bytes or upload stream. */
+interface CallInput {
+  body: any;
+  raw?: Buffer;
+  upload?: OpCall['upload'];
+}
+
+/** Runs the operation's handler against one target (one attempt). */
+function runTarget(ctx: RequestContext, input: CallInput, target: TargetEntry, signal: AbortSignal, commit?: () => void): Promise<void> {
+  const vendor = ctx.snapshot.vendors.get(target.vendor)!;
+  ctx.target = target;
+  ctx.vendor = vendor;
+  ctx.commit = commit;
+  const call: OpCall = {
+    ctx,
+    body: input.body,
+    raw: input.raw,
+    upload: input.upload,
+    model: ctx.model!,
+    target,
+    vendor,
+    callVendor: (request, vendorName) => callVendor(ctx, vendorName ? ctx.snapshot.vendors.get(vendorName)! : vendor, request, signal),
+  };
+  return getHandler(ctx.route.op, ctx.style, vendor.config.protocol)(call);
 }
 
 function toUsageEvent(ctx: RequestContext, error?: GatewayError): UsageEvent {
@@ -153,7 +185,7 @@ export function createRequestHandler(
 ) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const abort = new AbortController();
-    const ctx = createContext(req, res, getSnapshot(), abort);
+    const ctx = new GatewayContext(req, res, getSnapshot(), abort.signal);
     if (!(ctx as { matched?: boolean }).matched && fallback?.(req, res)) return;
     let failure: GatewayError | undefined;
     let admission: Admission | undefined;

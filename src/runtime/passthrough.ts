@@ -4,10 +4,11 @@ import type { PassthroughEndpoint, ProtocolAdapter } from '../protocols/types.ts
 import type { Transform } from 'node:stream';
 import { markFirstByte } from './respond.ts';
 import { createSseEventFilter } from './sse-filter.ts';
+import { looksLikeJson, readUsageFromJson } from './json-usage.ts';
 import { UsageSniffer } from './usage-sniffer.ts';
 import { toVendorFailure } from './vendor-call.ts';
 import { readErrorBody, toVendorError } from './vendor-error.ts';
-import type { OpCall, OpHandler, RequestContext, VendorResponse } from './types.ts';
+import type { OpCall, OpHandler, RequestContext, Usage, VendorResponse } from './types.ts';
 
 /** Response headers passed from vendor to client; everything else (vendor rate limits, cookies...) stays. */
 const RESPONSE_HEADERS = ['content-type', 'content-length', 'content-disposition', 'cache-control', 'retry-after'];
@@ -16,6 +17,7 @@ function buildPath(endpoint: PassthroughEndpoint, call: OpCall): string {
   let path = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) =>
     encodeURIComponent(name === 'model' ? call.target.upstream : (call.ctx.params[name] ?? '')),
   );
+  if (!call.ctx.rawQuery) return path;
   const query = new URLSearchParams(call.ctx.query);
   query.delete('key');
   const rest = query.toString();
@@ -36,11 +38,12 @@ function pickHeaders(ctx: RequestContext, adapter: ProtocolAdapter): Record<stri
 function buildBody(endpoint: PassthroughEndpoint, call: OpCall, adapter: ProtocolAdapter) {
   if (call.upload) return { body: call.upload, stripUsage: false };
   if (!call.raw) return { body: undefined, stripUsage: false };
-  const withUsage = adapter.askForStreamUsage?.(call.ctx.route.op, call.body);
-  const renamed = endpoint.model === 'body' && call.body.model !== call.target.upstream;
-  if (!withUsage && !renamed) return { body: call.raw, stripUsage: false };
-  const json = { ...(withUsage ?? call.body), ...(renamed ? { model: call.target.upstream } : {}) };
-  return { body: JSON.stringify(json), stripUsage: withUsage !== undefined };
+  const withUsage = adapter.askForStreamUsage?.(call.ctx.route.op, call.body, call.raw);
+  if (endpoint.model !== 'body' || call.body.model === call.target.upstream) {
+    return { body: withUsage ?? call.raw, stripUsage: withUsage !== undefined };
+  }
+  const source = withUsage === undefined ? call.body : JSON.parse(withUsage.toString());
+  return { body: JSON.stringify({ ...source, model: call.target.upstream }), stripUsage: withUsage !== undefined };
 }
 
 const MAX_JSON_BYTES = 8 * 1024 * 1024;
@@ -54,36 +57,65 @@ function pickResponseHeaders(ctx: RequestContext, response: VendorResponse): Rec
   return headers;
 }
 
+/** Collects a JSON answer, or hands over to piping once it passes `limit` bytes (null then). */
+function collectJson(body: VendorResponse['body'], limit: number): Promise<{ chunks: Buffer[]; size: number; whole: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > limit) {
+        done();
+        body.pause();
+        resolve({ chunks, size, whole: false });
+      }
+    };
+    const onEnd = () => {
+      done();
+      resolve({ chunks, size, whole: true });
+    };
+    const done = () => {
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('error', reject);
+    };
+    body.on('data', onData);
+    body.on('end', onEnd);
+    body.on('error', reject);
+  });
+}
+
 /**
- * Answers a vendor's 2xx JSON body after checking it is JSON (garbage becomes 502) and reading its usage.
- * Bodies above 8 MiB are piped instead.
+ * Answers a vendor's 2xx JSON body after checking it is framed as JSON (garbage becomes 502) and reading
+ * its usage object. Bodies above 8 MiB are piped instead.
  */
 async function forwardJson(call: OpCall, response: VendorResponse, adapter: ProtocolAdapter): Promise<void> {
   const { ctx } = call;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size > MAX_JSON_BYTES) {
-      const sniffer = new UsageSniffer(adapter, ctx.usage, false);
-      return pipeBody(call, response, sniffer, chunks);
-    }
-  }
-  const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
-  let json: unknown;
-  try {
-    json = JSON.parse(body.toString('utf8'));
-  } catch {
+  const collected = await collectJson(response.body, MAX_JSON_BYTES).catch((error: unknown) => {
+    throw toVendorFailure(error, ctx, call.vendor);
+  });
+  if (!collected.whole) return pipeBody(call, response, undefined, collected.chunks);
+  const body = collected.chunks.length === 1 ? collected.chunks[0] : Buffer.concat(collected.chunks, collected.size);
+  if (!looksLikeJson(body)) {
     throw new GatewayError(502, 'upstream_bad_response', `Vendor "${call.vendor.config.name}" answered with a body that is not valid JSON.`);
   }
-  const usage = adapter.readUsage(json);
-  if (usage) Object.assign(ctx.usage, Object.fromEntries(Object.entries(usage).filter(([, v]) => v !== undefined)));
+  const usage = readUsageFromJson(body, adapter);
+  if (usage) assignUsage(ctx.usage, usage);
   const headers = pickResponseHeaders(ctx, response);
-  headers['content-length'] = String(size);
+  headers['content-length'] = String(collected.size);
   markFirstByte(ctx);
   ctx.res.writeHead(response.status, headers);
   ctx.res.end(body);
+}
+
+/** Copies the usage fields a vendor reported. */
+function assignUsage(into: Usage, usage: Usage): void {
+  if (usage.inputTokens !== undefined) into.inputTokens = usage.inputTokens;
+  if (usage.outputTokens !== undefined) into.outputTokens = usage.outputTokens;
+  if (usage.totalTokens !== undefined) into.totalTokens = usage.totalTokens;
+  if (usage.cachedTokens !== undefined) into.cachedTokens = usage.cachedTokens;
+  if (usage.reasoningTokens !== undefined) into.reasoningTokens = usage.reasoningTokens;
 }
 
 /** Waits for the first body chunk (null at end of body); a failure before it throws, so the attempt can be retried. */
@@ -180,7 +212,7 @@ export function createPassthrough(endpoint: PassthroughEndpoint): OpHandler {
     const adapter = getProtocolAdapter(call.vendor.config.protocol);
     const headers = pickHeaders(call.ctx, adapter);
     const { body, stripUsage } = buildBody(endpoint, call, adapter);
-    if (typeof body === 'string') headers['content-length'] = String(Buffer.byteLength(body));
+    if (typeof body === 'string' || Buffer.isBuffer(body)) headers['content-length'] = String(Buffer.byteLength(body));
     const response = await call.callVendor({ method: endpoint.method, path: buildPath(endpoint, call), headers, body });
     if (response.status >= 400) {
       const { json } = await readErrorBody(response);

@@ -35,6 +35,7 @@ function createUpgradeContext(req: IncomingMessage, snapshot: Snapshot): Request
     style: match.route.style,
     route: match.route,
     params: match.params,
+    rawQuery: url.search.slice(1),
     query: url.searchParams,
     snapshot,
     usage: {},

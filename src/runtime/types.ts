@@ -107,6 +107,8 @@ export interface RequestContext {
   style: Style;
   route: RouteEntry;
   params: Record<string, string>;
+  /** The query string without `?` ('' when none); `query` parses it on first use. */
+  rawQuery: string;
   query: URLSearchParams;
   snapshot: Snapshot;
   key?: RuntimeKey;

@@ -2,6 +2,19 @@ import type { ProtocolAdapter } from '../protocols/types.ts';
 import type { Usage } from './types.ts';
 
 const USAGE_MARK = Buffer.from('sage');
+/** A usage object (not `"usage":null`, which OpenAI streams repeat on every chunk). */
+const OBJECT_MARKS = ['"usage":{', '"usage": {', '"usageMetadata":{', '"usageMetadata": {'];
+const OBJECT_MARK_BYTES = OBJECT_MARKS.map((mark) => Buffer.from(mark));
+
+function hasUsageObject(chunk: Buffer): boolean {
+  for (const mark of OBJECT_MARK_BYTES) if (chunk.indexOf(mark) !== -1) return true;
+  return false;
+}
+
+function mentionsUsageObject(line: string): boolean {
+  for (const mark of OBJECT_MARKS) if (line.includes(mark)) return true;
+  return false;
+}
 const MAX_JSON_BYTES = 4 * 1024 * 1024;
 
 function mergeUsage(into: Usage, next: Usage | undefined): void {
@@ -33,20 +46,24 @@ export class UsageSniffer {
       if (this.size <= MAX_JSON_BYTES) this.chunks.push(chunk);
       return;
     }
-    if (!this.tail && chunk.indexOf(USAGE_MARK) === -1) return;
+    if (!this.tail && !hasUsageObject(chunk)) {
+      const lastBreak = chunk.lastIndexOf(10);
+      if (lastBreak !== chunk.length - 1) this.tail = chunk.toString('utf8', lastBreak + 1);
+      return;
+    }
     const text = this.tail + chunk.toString('utf8');
     const lastBreak = text.lastIndexOf('\n');
     this.tail = text.slice(lastBreak + 1);
     if (this.tail.length > MAX_JSON_BYTES) this.tail = '';
     for (const line of text.slice(0, lastBreak + 1).split('\n')) {
-      if (line.startsWith('data:') && line.includes('sage')) this.readJson(line.slice(5));
+      if (line.startsWith('data:') && mentionsUsageObject(line)) this.readJson(line.slice(5));
     }
   }
 
   /** Finishes after the last chunk. */
   end(): void {
     if (this.sse) {
-      if (this.tail.startsWith('data:')) this.readJson(this.tail.slice(5));
+      if (this.tail.startsWith('data:') && mentionsUsageObject(this.tail)) this.readJson(this.tail.slice(5));
       return;
     }
     if (this.size > MAX_JSON_BYTES || this.size === 0) return;

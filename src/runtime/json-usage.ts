@@ -1,0 +1,69 @@
+import type { ProtocolAdapter } from '../protocols/types.ts';
+import type { Usage } from './types.ts';
+
+const MARKERS = [Buffer.from('"usage"'), Buffer.from('"usageMetadata"')];
+const BACKSLASH = 0x5c;
+const QUOTE = 0x22;
+const OPEN = 0x7b;
+const CLOSE = 0x7d;
+const COLON = 0x3a;
+
+function isSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+
+function skipSpaces(body: Buffer, at: number): number {
+  while (at < body.length && isSpace(body[at])) at++;
+  return at;
+}
+
+/** End index (inclusive) of the JSON object starting at `start`, strings and escapes respected. */
+function findObjectEnd(body: Buffer, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < body.length; i++) {
+    const byte = body[i];
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) inString = true;
+    else if (byte === OPEN) depth++;
+    else if (byte === CLOSE && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/**
+ * Reads token usage from a whole JSON answer by parsing only its last `usage` / `usageMetadata` object
+ * (answers put it last), not the whole body.
+ */
+export function readUsageFromJson(body: Buffer, adapter: ProtocolAdapter): Usage | undefined {
+  for (const marker of MARKERS) {
+    const at = body.lastIndexOf(marker);
+    if (at <= 0 || body[at - 1] === BACKSLASH) continue;
+    let i = skipSpaces(body, at + marker.length);
+    if (body[i] !== COLON) continue;
+    i = skipSpaces(body, i + 1);
+    if (body[i] !== OPEN) continue;
+    const end = findObjectEnd(body, i);
+    if (end === -1) continue;
+    try {
+      const name = marker.toString('latin1', 1, marker.length - 1);
+      return adapter.readUsage({ [name]: JSON.parse(body.toString('utf8', i, end + 1)) });
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Cheap check that a body is framed as one JSON object or array (garbage from a vendor is not). */
+export function looksLikeJson(body: Buffer): boolean {
+  let first = 0;
+  while (first < body.length && isSpace(body[first])) first++;
+  let last = body.length - 1;
+  while (last > first && isSpace(body[last])) last--;
+  const open = body[first];
+  const close = body[last];
+  return (open === OPEN && close === CLOSE) || (open === 0x5b && close === 0x5d);
+}
