@@ -4,11 +4,11 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import openapiTS, { astToString } from 'openapi-typescript';
 import { compileConfigFile, ENDPOINT_SCHEMA_DIR, formatProblem, listSchemaIds } from '../src/config/index.ts';
 import { getBanner } from '../src/codegen/banner.ts';
 import { emitConfigModule } from '../src/codegen/emit-config.ts';
 import { emitOpenApi } from '../src/codegen/emit-openapi.ts';
+import { emitOpenApiTypes } from '../src/codegen/emit-openapi-types.ts';
 import { emitValidators, type EndpointSchema } from '../src/codegen/emit-validators.ts';
 
 /** Builds generated/ from a config file; returns the files written. */
@@ -24,13 +24,12 @@ export async function build(configFile = 'gateway.yaml', outDir = 'generated'): 
   );
   const validators = emitValidators(schemas);
   const openapi = emitOpenApi(config, schemas);
-  const ast = await openapiTS(JSON.parse(openapi));
   const files: Record<string, string> = {
     'config.ts': emitConfigModule(config, configFile),
     'validators.mjs': validators.code,
     'validators.d.mts': validators.types,
     'openapi.json': openapi,
-    'openapi.d.ts': getBanner(configFile) + astToString(ast),
+    'openapi.d.ts': getBanner(configFile) + (await emitOpenApiTypes(openapi)),
   };
   await mkdir(outDir, { recursive: true });
   for (const [name, text] of Object.entries(files)) await writeFile(join(outDir, name), text);
