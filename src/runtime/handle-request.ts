@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Style, TargetEntry } from '../config/types.ts';
 import { GatewayError, renderError, renderStreamError, toGatewayError } from '../errors.ts';
+import { AbortSource } from './abort-source.ts';
 import { authenticate } from './auth.ts';
 import { readMultipartModel } from './multipart.ts';
 import { getHandler, getModellessHandler } from './plan.ts';
@@ -48,11 +49,12 @@ class GatewayContext implements RequestContext {
   commit?: () => void;
   private parsedQuery?: URLSearchParams;
 
+  readonly abortSource = new AbortSource();
+
   constructor(
     readonly req: IncomingMessage,
     readonly res: ServerResponse,
     readonly snapshot: Snapshot,
-    readonly signal: AbortSignal,
   ) {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -64,6 +66,10 @@ class GatewayContext implements RequestContext {
     this.style = this.route.style;
     this.params = match?.params ?? {};
     this.headers = { 'x-request-id': this.id };
+  }
+
+  get signal(): AbortSignal {
+    return this.abortSource.signal;
   }
 
   get query(): URLSearchParams {
@@ -118,7 +124,7 @@ async function serve(ctx: GatewayContext, services: Services, admitted: (a: Admi
   const { routing } = model;
   if (model.targets.length === 1 && model.fallback.length === 0 && routing.retries === 0 && !routing.attemptTimeoutMs && !routing.deadlineMs) {
     // One target, nothing to retry: no attempt machinery on the hot path (same outcome as runAttempts).
-    return runTarget(ctx, input, model.targets[0], ctx.signal);
+    return runTarget(ctx, input, model.targets[0], ctx.abortSource);
   }
   await runAttempts({
     targets: orderTargets(model, Math.random),
@@ -138,7 +144,13 @@ interface CallInput {
 }
 
 /** Runs the operation's handler against one target (one attempt). */
-function runTarget(ctx: RequestContext, input: CallInput, target: TargetEntry, signal: AbortSignal, commit?: () => void): Promise<void> {
+function runTarget(
+  ctx: RequestContext,
+  input: CallInput,
+  target: TargetEntry,
+  signal: AbortSignal | AbortSource,
+  commit?: () => void,
+): Promise<void> {
   const vendor = ctx.snapshot.vendors.get(target.vendor)!;
   ctx.target = target;
   ctx.vendor = vendor;
@@ -184,13 +196,12 @@ export function createRequestHandler(
   fallback?: (req: IncomingMessage, res: ServerResponse) => boolean,
 ) {
   return (req: IncomingMessage, res: ServerResponse): void => {
-    const abort = new AbortController();
-    const ctx = new GatewayContext(req, res, getSnapshot(), abort.signal);
+    const ctx = new GatewayContext(req, res, getSnapshot());
     if (!(ctx as { matched?: boolean }).matched && fallback?.(req, res)) return;
     let failure: GatewayError | undefined;
     let admission: Admission | undefined;
     res.once('close', () => {
-      if (!res.writableFinished) abort.abort();
+      if (!res.writableFinished) ctx.abortSource.abort();
       if (!res.headersSent) failure ??= new GatewayError(499, 'client_closed_request', 'The client closed the request.');
       admission?.release();
       const event = toUsageEvent(ctx, failure);
@@ -201,7 +212,7 @@ export function createRequestHandler(
     serve(ctx, services, (a) => {
       admission = a;
       // The client left while its limits were being checked: the close handler has run already.
-      if (abort.signal.aborted) a.release();
+      if (ctx.abortSource.aborted) a.release();
     }).catch((error: unknown) => {
       failure = toGatewayError(error);
       if (failure.status === 499 || res.destroyed) return;

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { GatewayError, renderError, toGatewayError } from '../errors.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
+import { AbortSource } from './abort-source.ts';
 import { authenticate } from './auth.ts';
 import type { UsageSink } from './handle-request.ts';
 import { createRealtimeUpgradeHandler, type RealtimeTarget } from './realtime.ts';
@@ -32,6 +33,7 @@ function createUpgradeContext(req: IncomingMessage, snapshot: Snapshot): Request
     startedAt: performance.now(),
     deadline: Date.now() + 600_000,
     signal: new AbortController().signal,
+    abortSource: new AbortSource(),
     style: match.route.style,
     route: match.route,
     params: match.params,

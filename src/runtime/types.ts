@@ -11,6 +11,7 @@ import type {
   VendorEntry,
 } from '../config/types.ts';
 import type { Dispatcher } from 'undici';
+import type { AbortSource } from './abort-source.ts';
 
 /** Token counts a vendor reported (absent fields: not reported). */
 export interface Usage {
@@ -103,7 +104,10 @@ export interface RequestContext {
   startedAt: number;
   /** Epoch ms after which no new vendor attempt starts. */
   deadline: number;
-  signal: AbortSignal;
+  /** Aborted when the client leaves (made on first use: prefer `abortSource` for vendor calls). */
+  readonly signal: AbortSignal;
+  /** The same abort as a cheap emitter, accepted by undici as a request signal. */
+  readonly abortSource: AbortSource;
   style: Style;
   route: RouteEntry;
   params: Record<string, string>;

@@ -1,9 +1,10 @@
 import { GatewayError } from '../errors.ts';
+import type { AbortSource } from './abort-source.ts';
 import type { RequestContext, RuntimeVendor, VendorRequest, VendorResponse } from './types.ts';
 
 /** Maps an undici failure (no response) to the gateway's error: 504 on timeout, 502 otherwise. */
 export function toVendorFailure(error: any, ctx: RequestContext, vendor: RuntimeVendor): GatewayError {
-  if (ctx.signal.aborted) return new GatewayError(499, 'client_closed_request', 'The client closed the request.');
+  if (ctx.abortSource.aborted) return new GatewayError(499, 'client_closed_request', 'The client closed the request.');
   const code = error?.code ?? error?.cause?.code;
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return new GatewayError(504, 'upstream_timeout', `Vendor "${vendor.config.name}" did not answer in time.`, { cause: error });
@@ -33,7 +34,7 @@ export async function callVendor(
   ctx: RequestContext,
   vendor: RuntimeVendor,
   request: VendorRequest,
-  signal: AbortSignal = ctx.signal,
+  signal: AbortSignal | AbortSource = ctx.abortSource,
 ): Promise<VendorResponse> {
   const headers: Record<string, string> = { ...request.headers };
   const path = addVendorAuth(vendor, vendor.basePath + request.path, headers);
@@ -45,7 +46,7 @@ export async function callVendor(
       method: request.method,
       headers,
       body: request.body,
-      signal,
+      signal: signal as AbortSignal,
       ...(request.headersTimeoutMs ? { headersTimeout: request.headersTimeoutMs } : {}),
     });
     return { status: response.statusCode, headers: response.headers, body: response.body as VendorResponse['body'] };
