@@ -4,6 +4,7 @@ import type { PassthroughEndpoint, ProtocolAdapter } from '../protocols/types.ts
 import type { Transform } from 'node:stream';
 import { markFirstByte } from './respond.ts';
 import { createSseEventFilter } from './sse-filter.ts';
+import { collectChunks } from './collect-chunks.ts';
 import { looksLikeJson, readUsageFromJson } from './json-usage.ts';
 import { UsageSniffer } from './usage-sniffer.ts';
 import { toVendorFailure } from './vendor-call.ts';
@@ -13,10 +14,12 @@ import type { OpCall, OpHandler, RequestContext, Usage, VendorResponse } from '.
 /** Response headers passed from vendor to client; everything else (vendor rate limits, cookies...) stays. */
 const RESPONSE_HEADERS = ['content-type', 'content-length', 'content-disposition', 'cache-control', 'retry-after'];
 
+const PARAM = /\{(\w+)\}/g;
+
 function buildPath(endpoint: PassthroughEndpoint, call: OpCall): string {
-  let path = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) =>
-    encodeURIComponent(name === 'model' ? call.target.upstream : (call.ctx.params[name] ?? '')),
-  );
+  let path = endpoint.path.includes('{')
+    ? endpoint.path.replace(PARAM, (_, name: string) => encodeURIComponent(name === 'model' ? call.target.upstream : (call.ctx.params[name] ?? '')))
+    : endpoint.path;
   if (!call.ctx.rawQuery) return path;
   const query = new URLSearchParams(call.ctx.query);
   query.delete('key');
@@ -57,45 +60,16 @@ function pickResponseHeaders(ctx: RequestContext, response: VendorResponse): Rec
   return headers;
 }
 
-/** Collects a JSON answer, or hands over to piping once it passes `limit` bytes (null then). */
-function collectJson(body: VendorResponse['body'], limit: number): Promise<{ chunks: Buffer[]; size: number; whole: boolean }> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size > limit) {
-        done();
-        body.pause();
-        resolve({ chunks, size, whole: false });
-      }
-    };
-    const onEnd = () => {
-      done();
-      resolve({ chunks, size, whole: true });
-    };
-    const done = () => {
-      body.off('data', onData);
-      body.off('end', onEnd);
-      body.off('error', reject);
-    };
-    body.on('data', onData);
-    body.on('end', onEnd);
-    body.on('error', reject);
-  });
-}
-
 /**
  * Answers a vendor's 2xx JSON body after checking it is framed as JSON (garbage becomes 502) and reading
  * its usage object. Bodies above 8 MiB are piped instead.
  */
 async function forwardJson(call: OpCall, response: VendorResponse, adapter: ProtocolAdapter): Promise<void> {
   const { ctx } = call;
-  const collected = await collectJson(response.body, MAX_JSON_BYTES).catch((error: unknown) => {
+  const collected = await collectChunks(response.body, MAX_JSON_BYTES).catch((error: unknown) => {
     throw toVendorFailure(error, ctx, call.vendor);
   });
-  if (!collected.whole) return pipeBody(call, response, undefined, collected.chunks);
+  if (!collected.ended) return pipeBody(call, response, undefined, collected.chunks);
   const body = collected.chunks.length === 1 ? collected.chunks[0] : Buffer.concat(collected.chunks, collected.size);
   if (!looksLikeJson(body)) {
     throw new GatewayError(502, 'upstream_bad_response', `Vendor "${call.vendor.config.name}" answered with a body that is not valid JSON.`);
@@ -118,33 +92,6 @@ function assignUsage(into: Usage, usage: Usage): void {
   if (usage.reasoningTokens !== undefined) into.reasoningTokens = usage.reasoningTokens;
 }
 
-/** Waits for the first body chunk (null at end of body); a failure before it throws, so the attempt can be retried. */
-function readFirstChunk(call: OpCall, body: VendorResponse['body']): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      done();
-      body.pause();
-      resolve(chunk);
-    };
-    const onEnd = () => {
-      done();
-      resolve(null);
-    };
-    const onError = (error: unknown) => {
-      done();
-      reject(toVendorFailure(error, call.ctx, call.vendor));
-    };
-    const done = () => {
-      body.off('data', onData);
-      body.off('end', onEnd);
-      body.off('error', onError);
-    };
-    body.on('data', onData);
-    body.on('end', onEnd);
-    body.on('error', onError);
-  });
-}
-
 /**
  * Pipes a vendor body to the client as it arrives (SSE, audio, video), reading usage on the way. The
  * client's headers go out with the first body byte: until then a failed attempt is still retryable.
@@ -161,7 +108,14 @@ async function pipeBody(
   const sink = filter ?? res;
   filter?.pipe(res);
   const body = response.body;
-  const first = prefix.length ? null : await readFirstChunk(call, body);
+  // The first chunk (or the end of an empty body); a failure before it throws, so the attempt can be retried.
+  const first = prefix.length
+    ? undefined
+    : (
+        await collectChunks(body, 0).catch((error: unknown) => {
+          throw toVendorFailure(error, ctx, call.vendor);
+        })
+      ).chunks[0];
   const sse = String(response.headers['content-type'] ?? '').startsWith('text/event-stream');
   markFirstByte(ctx);
   res.writeHead(response.status, pickResponseHeaders(ctx, response));

@@ -21,7 +21,8 @@ export function defineTranslators(lookup: TranslatorLookup): void {
   findTranslator = lookup;
 }
 
-const cache = new Map<string, OpHandler>();
+/** Decided handlers: op -> style -> protocol (nested maps: no key string built per request). */
+const cache = new Map<Operation, Map<Style, Map<Protocol, OpHandler>>>();
 
 function notImplemented(op: Operation, protocol: Protocol): OpHandler {
   return async () => {
@@ -34,8 +35,11 @@ function notImplemented(op: Operation, protocol: Protocol): OpHandler {
  * protocol's own handler, same-protocol passthrough, a translator, or 501. Decided once per combination.
  */
 export function getHandler(op: Operation, style: Style, protocol: Protocol): OpHandler {
-  const key = `${op}|${style}|${protocol}`;
-  let handler = cache.get(key);
+  let byStyle = cache.get(op);
+  if (!byStyle) cache.set(op, (byStyle = new Map()));
+  let byProtocol = byStyle.get(style);
+  if (!byProtocol) byStyle.set(style, (byProtocol = new Map()));
+  let handler = byProtocol.get(protocol);
   if (handler) return handler;
   const adapter = getProtocolAdapter(protocol);
   const endpoint = adapter.passthrough[op];
@@ -45,7 +49,7 @@ export function getHandler(op: Operation, style: Style, protocol: Protocol): OpH
     (adapter.style === style && endpoint ? createPassthrough(endpoint) : undefined) ??
     findTranslator(op, style, protocol) ??
     notImplemented(op, protocol);
-  cache.set(key, handler);
+  byProtocol.set(protocol, handler);
   return handler;
 }
 

@@ -1,40 +1,19 @@
 import type { IncomingMessage } from 'node:http';
 import { GatewayError } from '../errors.ts';
+import { collectChunks } from './collect-chunks.ts';
 
 /** Reads a whole (JSON) request body, answering 413 past `limit` bytes without reading further. */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
-  if (declared > limit) return Promise.reject(tooLarge(limit));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        cleanup();
-        req.resume();
-        reject(tooLarge(limit));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(new GatewayError(400, 'body_read_failed', `Could not read the request body: ${error.message}`));
-    };
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
+  if (declared > limit) throw tooLarge(limit);
+  const { chunks, size, ended } = await collectChunks(req, limit).catch((error: Error) => {
+    throw new GatewayError(400, 'body_read_failed', `Could not read the request body: ${error.message}`);
   });
+  if (!ended) {
+    req.resume();
+    throw tooLarge(limit);
+  }
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
 }
 
 function tooLarge(limit: number): GatewayError {
