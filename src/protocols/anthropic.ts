@@ -30,5 +30,6 @@ export const anthropicAdapter: ProtocolAdapter = {
   },
   requestHeaders: ['content-type', 'accept', 'anthropic-beta'],
   readUsage,
+  usageFields: ['usage'],
   readError: decodeAnthropicError,
 };

@@ -30,6 +30,7 @@ export const dashscopeAdapter: ProtocolAdapter = {
   passthrough: {},
   requestHeaders: [],
   readUsage,
+  usageFields: ['usage'],
   readError(status, body) {
     const known = isJsonObject(body) && typeof body.code === 'string';
     const message = known ? String(body.message ?? '') : `The vendor answered HTTP ${status}.`;

@@ -27,5 +27,6 @@ export const geminiAdapter: ProtocolAdapter = {
   },
   requestHeaders: ['content-type', 'accept'],
   readUsage,
+  usageFields: ['usageMetadata'],
   readError: decodeGeminiError,
 };

@@ -43,6 +43,7 @@ export const openaiAdapter: ProtocolAdapter = {
   },
   requestHeaders: ['content-type', 'accept', 'openai-beta'],
   readUsage,
+  usageFields: ['usage'],
   askForStreamUsage(op, body, raw) {
     if ((op !== 'chat' && op !== 'completions') || body?.stream !== true || body.stream_options?.include_usage) return undefined;
     if (body.stream_options != null) return JSON.stringify({ ...body, stream_options: { ...body.stream_options, include_usage: true } });

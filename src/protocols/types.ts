@@ -27,6 +27,8 @@ export interface ProtocolAdapter {
   requestHeaders: readonly string[];
   /** Reads token usage from a parsed response body or one parsed stream event. */
   readUsage(json: any): Usage | undefined;
+  /** Names of the JSON fields holding usage (answers and stream events), so usage is found without a full parse. */
+  usageFields: readonly string[];
   /** Reads a vendor error body (parsed JSON, or the text when it was not JSON); status 0 inside a stream. */
   readError(status: number, body: unknown): VendorError;
   /**

@@ -1,7 +1,14 @@
 import type { ProtocolAdapter } from '../protocols/types.ts';
 import type { Usage } from './types.ts';
 
-const MARKERS = [Buffer.from('"usage"'), Buffer.from('"usageMetadata"')];
+/** The `"field"` byte strings of an adapter's usage fields, made once per adapter. */
+const markerCache = new WeakMap<ProtocolAdapter, { name: string; bytes: Buffer }[]>();
+
+function getMarkers(adapter: ProtocolAdapter) {
+  let markers = markerCache.get(adapter);
+  if (!markers) markerCache.set(adapter, (markers = adapter.usageFields.map((name) => ({ name, bytes: Buffer.from(`"${name}"`) }))));
+  return markers;
+}
 const BACKSLASH = 0x5c;
 const QUOTE = 0x22;
 const OPEN = 0x7b;
@@ -34,21 +41,20 @@ function findObjectEnd(body: Buffer, start: number): number {
 }
 
 /**
- * Reads token usage from a whole JSON answer by parsing only its last `usage` / `usageMetadata` object
- * (answers put it last), not the whole body.
+ * Reads token usage from a whole JSON answer by parsing only the last object under one of the adapter's
+ * usage fields (answers put it last), not the whole body.
  */
 export function readUsageFromJson(body: Buffer, adapter: ProtocolAdapter): Usage | undefined {
-  for (const marker of MARKERS) {
-    const at = body.lastIndexOf(marker);
+  for (const { name, bytes } of getMarkers(adapter)) {
+    const at = body.lastIndexOf(bytes);
     if (at <= 0 || body[at - 1] === BACKSLASH) continue;
-    let i = skipSpaces(body, at + marker.length);
+    let i = skipSpaces(body, at + bytes.length);
     if (body[i] !== COLON) continue;
     i = skipSpaces(body, i + 1);
     if (body[i] !== OPEN) continue;
     const end = findObjectEnd(body, i);
     if (end === -1) continue;
     try {
-      const name = marker.toString('latin1', 1, marker.length - 1);
       return adapter.readUsage({ [name]: JSON.parse(body.toString('utf8', i, end + 1)) });
     } catch {
       return undefined;

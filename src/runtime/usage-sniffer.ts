@@ -1,19 +1,21 @@
 import type { ProtocolAdapter } from '../protocols/types.ts';
+import { readUsageFromJson } from './json-usage.ts';
 import type { Usage } from './types.ts';
 
-const USAGE_MARK = Buffer.from('sage');
-/** A usage object (not `"usage":null`, which OpenAI streams repeat on every chunk). */
-const OBJECT_MARKS = ['"usage":{', '"usage": {', '"usageMetadata":{', '"usageMetadata": {'];
-const OBJECT_MARK_BYTES = OBJECT_MARKS.map((mark) => Buffer.from(mark));
-
-function hasUsageObject(chunk: Buffer): boolean {
-  for (const mark of OBJECT_MARK_BYTES) if (chunk.indexOf(mark) !== -1) return true;
-  return false;
+/** How a usage object (not a `null` usage, which some streams repeat on every event) looks in a protocol. */
+interface UsageMarks {
+  text: string[];
+  bytes: Buffer[];
 }
+const marksCache = new WeakMap<ProtocolAdapter, UsageMarks>();
 
-function mentionsUsageObject(line: string): boolean {
-  for (const mark of OBJECT_MARKS) if (line.includes(mark)) return true;
-  return false;
+function getMarks(adapter: ProtocolAdapter): UsageMarks {
+  let marks = marksCache.get(adapter);
+  if (!marks) {
+    const text = adapter.usageFields.flatMap((name) => [`"${name}":{`, `"${name}": {`]);
+    marksCache.set(adapter, (marks = { text, bytes: text.map((mark) => Buffer.from(mark)) }));
+  }
+  return marks;
 }
 const MAX_JSON_BYTES = 4 * 1024 * 1024;
 
@@ -32,12 +34,15 @@ export class UsageSniffer {
   private readonly chunks: Buffer[] = [];
   private size = 0;
   private tail = '';
+  private readonly marks: UsageMarks;
 
   constructor(
     private readonly adapter: ProtocolAdapter,
     private readonly usage: Usage,
     private readonly sse: boolean,
-  ) {}
+  ) {
+    this.marks = getMarks(adapter);
+  }
 
   /** Looks at one chunk of the response body. */
   push(chunk: Buffer): void {
@@ -46,7 +51,7 @@ export class UsageSniffer {
       if (this.size <= MAX_JSON_BYTES) this.chunks.push(chunk);
       return;
     }
-    if (!this.tail && !hasUsageObject(chunk)) {
+    if (!this.tail && !this.marks.bytes.some((mark) => chunk.indexOf(mark) !== -1)) {
       const lastBreak = chunk.lastIndexOf(10);
       if (lastBreak !== chunk.length - 1) this.tail = chunk.toString('utf8', lastBreak + 1);
       return;
@@ -56,19 +61,23 @@ export class UsageSniffer {
     this.tail = text.slice(lastBreak + 1);
     if (this.tail.length > MAX_JSON_BYTES) this.tail = '';
     for (const line of text.slice(0, lastBreak + 1).split('\n')) {
-      if (line.startsWith('data:') && mentionsUsageObject(line)) this.readJson(line.slice(5));
+      if (line.startsWith('data:') && this.mentionsUsage(line)) this.readJson(line.slice(5));
     }
   }
 
   /** Finishes after the last chunk. */
   end(): void {
     if (this.sse) {
-      if (this.tail.startsWith('data:') && mentionsUsageObject(this.tail)) this.readJson(this.tail.slice(5));
+      if (this.tail.startsWith('data:') && this.mentionsUsage(this.tail)) this.readJson(this.tail.slice(5));
       return;
     }
     if (this.size > MAX_JSON_BYTES || this.size === 0) return;
     const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
-    if (body.indexOf(USAGE_MARK) !== -1) this.readJson(body.toString('utf8'));
+    mergeUsage(this.usage, readUsageFromJson(body, this.adapter));
+  }
+
+  private mentionsUsage(line: string): boolean {
+    return this.marks.text.some((mark) => line.includes(mark));
   }
 
   private readJson(text: string): void {
