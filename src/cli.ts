@@ -72,7 +72,8 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   const host = values.host ?? config.server.host;
   if (dev) {
     const { listen } = await import('listhen');
-    await listen(gateway.server.listeners('request')[0] as never, { port, hostname: host, showURL: true });
+    const listener = await listen(gateway.server.listeners('request')[0] as never, { port, hostname: host, showURL: true });
+    logger.info(`listening on ${listener.url.replace(/\/$/, '')} (dev; realtime WebSockets need start)`);
     return 0;
   }
   const url = await gateway.listen(port, host);
