@@ -1,17 +1,22 @@
 /**
  * The request bodies the scenarios send, written once into the bench's temporary directory: a chat
- * request, the same streamed, the slow-stream request, and a 5 MB multipart transcription upload.
+ * request, the same streamed, the same streamed to the translated model, the slow-stream request, a 5 MB
+ * multipart transcription upload and a shape-A image generation.
  */
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CHAT_MODEL, SLOW_MODEL, UPLOAD_MODEL } from './config.ts';
+import { CHAT_MODEL, IMAGES_MODEL, SLOW_MODEL, TRANSLATED_MODEL, UPLOAD_MODEL } from './config.ts';
 
 /** Body files and the content type each is sent with. */
 export interface BenchBodies {
   chat: string;
   stream: string;
+  /** The streamed chat request to the Anthropic-protocol model (same messages as `stream`). */
+  translatedStream: string;
   slowStream: string;
+  /** A shape-A image generation (`{model, prompt, size}`). */
+  images: string;
   upload: string;
   uploadContentType: string;
   uploadBytes: number;
@@ -31,6 +36,11 @@ export function defineChatBody(model: string, stream: boolean): string {
     max_tokens: 64,
     ...(stream ? { stream: true } : {}),
   });
+}
+
+/** A shape-A image generation request: model, prompt and a WxH size, nothing else. */
+export function defineImagesBody(model: string): string {
+  return JSON.stringify({ model, prompt: 'A lighthouse on a cliff at dusk, watercolor.', size: '1024x1024' });
 }
 
 /**
@@ -55,12 +65,16 @@ export async function writeBodies(dir: string, uploadBytes = 5 * 1024 * 1024): P
   const files = {
     chat: join(dir, 'chat.json'),
     stream: join(dir, 'stream.json'),
+    translatedStream: join(dir, 'translated-stream.json'),
     slowStream: join(dir, 'slow-stream.json'),
     upload: join(dir, 'upload.multipart'),
+    images: join(dir, 'images.json'),
   };
   await writeFile(files.chat, defineChatBody(CHAT_MODEL, false));
   await writeFile(files.stream, defineChatBody(CHAT_MODEL, true));
+  await writeFile(files.translatedStream, defineChatBody(TRANSLATED_MODEL, true));
   await writeFile(files.slowStream, defineChatBody(SLOW_MODEL, true));
+  await writeFile(files.images, defineImagesBody(IMAGES_MODEL));
   await writeFile(files.upload, defineUploadBody(UPLOAD_MODEL, uploadBytes));
   return { ...files, uploadContentType: `multipart/form-data; boundary=${BOUNDARY}`, uploadBytes };
 }

@@ -1,8 +1,9 @@
 /**
  * Writes the benchmark's configs: gateway.yaml's default routes and transforms, ten vendors (OpenAI-,
- * Anthropic-, Gemini- and DashScope-protocol, every base URL pointing at the local simulated vendor), and
- * exactly N models (gateway.yaml's own models remapped onto the bench vendors, then generated ones), plus
- * the floor proxy's model map describing the same vendors and models.
+ * Anthropic-, Gemini- and DashScope-protocol, every base URL pointing at a local simulated vendor: the
+ * Anthropic- and DashScope-protocol ones at their own simulators, the rest at the OpenAI one), and exactly
+ * N models (the bench's own, gateway.yaml's models remapped onto the bench vendors, then generated ones),
+ * plus the floor proxy's model map describing the same vendors and models.
  */
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -19,6 +20,12 @@ export const CHAT_MODEL = 'gpt-4o-mini';
 export const SLOW_MODEL = 'bench-slow-chat';
 /** The model of the upload scenario (multipart, audio transcriptions). */
 export const UPLOAD_MODEL = 'whisper-1';
+/** The model of the translated-stream scenario (an Anthropic-protocol vendor behind the OpenAI chat route). */
+export const TRANSLATED_MODEL = 'bench-claude';
+/** The model of the images scenario (shape A in, DashScope-style envelope task out). */
+export const IMAGES_MODEL = 'bench-wan';
+/** The transform (from gateway.yaml) that turns a shape-A images body into the envelope. */
+const IMAGES_TRANSFORM = 'images-a-to-envelope';
 
 /** Keep-alive connections per vendor, written into the YAML and the floor map alike (the gateway default). */
 const CONNECTIONS = 128;
@@ -31,10 +38,16 @@ export interface FloorMap {
   models: Record<string, string>;
 }
 
-/** Where the local vendors listen (OpenAI-style base URLs, `http://127.0.0.1:P/v1`). */
+/** Where the local vendors listen: each simulator's own base URL. */
 export interface BenchVendorUrls {
+  /** The OpenAI simulator (`http://127.0.0.1:P/v1`). */
   vendor: string;
+  /** The slow OpenAI simulator (`http://127.0.0.1:P/v1`). */
   slowVendor: string;
+  /** The Anthropic simulator (`http://127.0.0.1:P`), streaming like `vendor`. */
+  anthropic: string;
+  /** The DashScope simulator (`http://127.0.0.1:P/api/v1`). */
+  dashscope: string;
 }
 
 /** Files written for one model count. */
@@ -64,24 +77,26 @@ function defineVendors(urls: BenchVendorUrls): Record<string, Record<string, unk
     'bench-slow': openai(urls.slowVendor, SLOW_CONNECTIONS),
     'bench-anthropic': {
       protocol: 'anthropic',
-      base_url: origin,
+      base_url: urls.anthropic,
       auth: { header: 'x-api-key', value: `env:${VENDOR_KEY_ENV}` },
       headers: { 'anthropic-version': '2023-06-01' },
       connections: CONNECTIONS,
     },
     'bench-google': { protocol: 'gemini', base_url: `${origin}/v1beta`, auth: { header: 'x-goog-api-key', value: `env:${VENDOR_KEY_ENV}` }, connections: CONNECTIONS },
-    'bench-dashscope': { protocol: 'dashscope', base_url: `${origin}/api/v1`, auth: bearer, connections: CONNECTIONS },
+    'bench-dashscope': { protocol: 'dashscope', base_url: urls.dashscope, auth: bearer, connections: CONNECTIONS },
   };
   for (let i = 1; i <= 5; i++) vendors[`bench-compat-${i}`] = openai(urls.vendor);
   return vendors;
 }
 
-/** Exactly `count` models: the bench's own three, gateway.yaml's models, then generated ones. */
+/** Exactly `count` models: the bench's own five, gateway.yaml's models, then generated ones. */
 function defineModels(count: number, defaults: Record<string, any>, vendorNames: string[]): Record<string, unknown> {
   const models = new Map<string, unknown>([
     [CHAT_MODEL, { vendor: 'bench-openai' }],
     [SLOW_MODEL, { vendor: 'bench-slow' }],
     [UPLOAD_MODEL, { vendor: 'bench-openai' }],
+    [TRANSLATED_MODEL, { vendor: 'bench-anthropic' }],
+    [IMAGES_MODEL, { vendor: 'bench-dashscope', images: { shape: 'envelope', max_n: 4, default_n: 1, transform: IMAGES_TRANSFORM } }],
   ]);
   for (const [id, model] of Object.entries(defaults)) {
     if (models.size >= count) break;

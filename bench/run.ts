@@ -95,7 +95,10 @@ async function runBench(argv: string[]): Promise<number> {
   const minutes = (Date.now() - started) / 60_000;
   const { passed, total } = summarizeVerdicts(rows);
   console.log(`\n${formatTextTable(rows)}\n`);
-  console.log(`${passed} of ${total} targets pass (reference: the floor proxy; model-count rows: the gateway on 10 models).`);
+  console.log(
+    `${passed} of ${total} targets pass (reference: the floor proxy; translated stream: the floor's passthrough stream; ` +
+      'model-count rows: the gateway on 10 models; "—": none).',
+  );
   for (const note of ctx.notes) console.log(`note: ${note}`);
   if (!options.only) for (const pending of PENDING_TARGETS) console.log(`not measured yet: ${pending}`);
   if (options.profileDir) await printProfiles(options.profileDir);

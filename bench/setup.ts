@@ -1,5 +1,6 @@
 /**
- * Sets up a benchmark run: the two vendor processes (fast and slow), the configs and bodies in a
+ * Sets up a benchmark run: the vendor processes (fast and slow OpenAI, Anthropic paced like the fast
+ * one, DashScope), the configs and bodies in a
  * temporary directory, and the shared floor and gateway on the 1,000-model config; then checks one chat
  * request through each proxy. `close()` stops every process this started and removes the directory.
  */
@@ -74,11 +75,16 @@ export async function setupBench(options: SetupOptions): Promise<BenchSetup> {
     const vendorKey = `sk-bench-vendor-${randomBytes(8).toString('hex')}`;
     const clientKey = `sk-bench-client-${randomBytes(8).toString('hex')}`;
     const env = { [VENDOR_KEY_ENV]: vendorKey, [CLIENT_KEY_ENV]: clientKey };
-    const [vendor, slowVendor] = await Promise.all([
-      startVendor('vendor', ['--key', vendorKey], cpu.load, owned),
+    // The Anthropic vendor streams with the fast vendor's options, so a translated stream carries as many
+    // content events as the passthrough stream it is compared with.
+    const fastArgs = ['--key', vendorKey];
+    const [vendor, slowVendor, anthropic, dashscope] = await Promise.all([
+      startVendor('vendor', fastArgs, cpu.load, owned),
       startVendor('slow vendor', ['--key', vendorKey, '--stream-events', '20', '--stream-interval-ms', '50'], cpu.load, owned),
+      startVendor('anthropic vendor', [...fastArgs, '--protocol', 'anthropic'], cpu.load, owned),
+      startVendor('dashscope vendor', ['--key', vendorKey, '--protocol', 'dashscope'], cpu.load, owned),
     ]);
-    const vendorUrls = { vendor, slowVendor };
+    const vendorUrls = { vendor, slowVendor, anthropic, dashscope };
     const largeCount = options.quick ? MAIN_COUNT : 10_000;
     const configs = new Map<number, BenchConfigFiles>();
     for (const count of new Set([10, MAIN_COUNT, largeCount])) configs.set(count, await writeBenchConfig(tmpDir, count, vendorUrls));

@@ -1,10 +1,18 @@
 /**
- * The benchmark's vendor: the built-in OpenAI simulator in its own process, recording nothing.
- * Usage: `node --import tsx bench/vendor.ts --key K [--stream-events N] [--stream-interval-ms MS]`.
- * Prints one JSON line `{"url":"http://127.0.0.1:P/v1"}` once listening; stops on SIGTERM or SIGINT.
+ * A benchmark vendor: one built-in simulator in its own process, recording nothing.
+ * Usage: `node --import tsx bench/vendor.ts --key K [--protocol openai|anthropic|dashscope]
+ *        [--stream-events N] [--stream-interval-ms MS]` (default protocol: openai).
+ * Prints one JSON line `{"url":"<the simulator's base URL>"}` once listening; stops on SIGTERM or SIGINT.
  */
 import { parseArgs } from 'node:util';
-import { startOpenAISimulator } from '../src/simulators/index.ts';
+import { startAnthropicSimulator, startDashScopeSimulator, startOpenAISimulator, type Simulator, type SimulatorOptions } from '../src/simulators/index.ts';
+
+/** The simulator started for each `--protocol`. */
+const SIMULATORS: Record<string, (options: SimulatorOptions) => Promise<Simulator>> = {
+  openai: startOpenAISimulator,
+  anthropic: startAnthropicSimulator,
+  dashscope: startDashScopeSimulator,
+};
 
 /** Starts the simulated vendor named by the command-line options and prints its URL. */
 async function startBenchVendor(argv: string[]): Promise<void> {
@@ -12,12 +20,15 @@ async function startBenchVendor(argv: string[]): Promise<void> {
     args: argv,
     options: {
       key: { type: 'string' },
+      protocol: { type: 'string', default: 'openai' },
       'stream-events': { type: 'string' },
       'stream-interval-ms': { type: 'string' },
     },
   });
+  const start = SIMULATORS[values.protocol!];
+  if (!start) throw new Error(`unknown --protocol "${values.protocol}" (${Object.keys(SIMULATORS).join(', ')})`);
   const events = values['stream-events'];
-  const sim = await startOpenAISimulator({
+  const sim = await start({
     key: values.key,
     record: false,
     streamEvents: events === undefined ? undefined : Number(events),

@@ -1,13 +1,15 @@
 /**
- * The benchmark's scenarios, in the order they run. A new one (the translated stream of issue 4, images
- * shape A -> envelope of issue 3) is a `defineLoadScenario({...})` or a `Scenario` object added here.
+ * The benchmark's scenarios, in the order they run. A new one is a `defineLoadScenario({...})` or a
+ * `Scenario` object added here.
  */
 import { buildTimeScenario } from './build-time.ts';
+import { imagesScenario } from './images.ts';
 import { modelCountScenario } from './model-count.ts';
 import { chatLatencyScenario, chatThroughputScenario, streamThroughputScenario, uploadScenario } from './passthrough.ts';
 import { slowStreamsScenario } from './slow-streams.ts';
 import { startupRssScenario } from './startup-rss.ts';
 import { streamTtfbScenario } from './stream-ttfb.ts';
+import { translatedStreamScenario } from './translated-stream.ts';
 import type { Scenario } from './types.ts';
 
 /** Every scenario, in running order. */
@@ -16,7 +18,9 @@ export const SCENARIOS: Scenario[] = [
   chatThroughputScenario,
   streamThroughputScenario,
   streamTtfbScenario,
+  translatedStreamScenario,
   uploadScenario,
+  imagesScenario,
   slowStreamsScenario,
   modelCountScenario,
   buildTimeScenario,

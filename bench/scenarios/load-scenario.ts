@@ -17,6 +17,11 @@ export interface LoadScenarioSpec {
   id: string;
   title: string;
   connections: number | ((ctx: BenchContext) => number);
+  /**
+   * Shortest warm-up and round, in seconds, whatever --duration and --warmup say: for requests that take
+   * about a second, which a 1-second quick round would never see finish.
+   */
+  minDurationS?: number;
   request(ctx: BenchContext, side: Side): LoadRequest;
   /** Requests per second. */
   rps?: MetricSpec;
@@ -50,6 +55,7 @@ export async function measureLoad(ctx: BenchContext, side: Side, request: LoadRe
 /** Defines a load-driven scenario from its spec. */
 export function defineLoadScenario(spec: LoadScenarioSpec): Scenario {
   const connections = (ctx: BenchContext) => (typeof spec.connections === 'number' ? spec.connections : spec.connections(ctx));
+  const atLeast = (seconds: number) => Math.max(seconds, spec.minDurationS ?? 0);
   return {
     id: spec.id,
     title: spec.title,
@@ -57,10 +63,10 @@ export function defineLoadScenario(spec: LoadScenarioSpec): Scenario {
     mustSucceed: spec.mustSucceed,
     start: spec.start,
     async warmup(ctx, side) {
-      await measureLoad(ctx, side, spec.request(ctx, side), connections(ctx), ctx.warmupS);
+      await measureLoad(ctx, side, spec.request(ctx, side), connections(ctx), atLeast(ctx.warmupS));
     },
     async measure(ctx, side): Promise<Measured> {
-      const result = await measureLoad(ctx, side, spec.request(ctx, side), connections(ctx), ctx.roundS);
+      const result = await measureLoad(ctx, side, spec.request(ctx, side), connections(ctx), atLeast(ctx.roundS));
       const measured: Measured = { non2xx: result.non2xx, errors: result.errors, requests: result.requests };
       if (spec.rps) measured[spec.rps.id] = result.rps;
       if (spec.latency) measured[spec.latency.id] = spec.latency.unit === 'ms' ? result.p50Us / 1000 : result.p50Us;

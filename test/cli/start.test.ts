@@ -11,7 +11,10 @@ async function startCli(args: string[], listeners = 1, command = 'start'): Promi
   const urls: string[] = [];
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start within 20 s:\n${output}`)), 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no start within 20 s:\n${output}`));
+    }, 20_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk;
       for (const match of chunk.toString().matchAll(/(?:listening on |Local:\s+)(http:\/\/[\d.:]+)/g)) urls.push(match[1].replace(/\/$/, ''));
