@@ -1,12 +1,10 @@
 import { GatewayError, renderStreamError } from '../errors.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
 import type { PassthroughEndpoint, ProtocolAdapter } from '../protocols/types.ts';
-import type { Transform } from 'node:stream';
 import { markFirstByte } from './respond.ts';
-import { createSseEventFilter } from './sse-filter.ts';
 import { collectChunks } from './collect-chunks.ts';
 import { looksLikeJson, readUsageFromJson } from './json-usage.ts';
-import { UsageSniffer } from './usage-sniffer.ts';
+import { StreamTap } from './stream-tap.ts';
 import { toVendorFailure } from './vendor-call.ts';
 import { readErrorBody, toVendorError } from './vendor-error.ts';
 import type { OpCall, OpHandler, RequestContext, Usage, VendorResponse } from './types.ts';
@@ -93,42 +91,42 @@ function assignUsage(into: Usage, usage: Usage): void {
 }
 
 /**
- * Pipes a vendor body to the client as it arrives (SSE, audio, video), reading usage on the way. The
- * client's headers go out with the first body byte: until then a failed attempt is still retryable.
+ * Pumps a vendor body to the client as it arrives (SSE, audio, video), through an SSE tap that reads
+ * usage (and may drop usage-only events), with backpressure. The client's headers go out with the first
+ * body byte: until then a failed attempt is still retryable.
  */
-async function pipeBody(
-  call: OpCall,
-  response: VendorResponse,
-  sniffer: UsageSniffer | undefined,
-  prefix: Buffer[] = [],
-  filter?: Transform,
-): Promise<void> {
+async function pipeBody(call: OpCall, response: VendorResponse, tap: StreamTap | undefined, prefix: Buffer[] = []): Promise<void> {
   const { ctx } = call;
   const { res } = ctx;
-  const sink = filter ?? res;
-  filter?.pipe(res);
   const body = response.body;
   // The first chunk (or the end of an empty body); a failure before it throws, so the attempt can be retried.
   const first = prefix.length
-    ? undefined
+    ? prefix
     : (
         await collectChunks(body, 0).catch((error: unknown) => {
           throw toVendorFailure(error, ctx, call.vendor);
         })
-      ).chunks[0];
-  const sse = String(response.headers['content-type'] ?? '').startsWith('text/event-stream');
+      ).chunks;
+  const sse = tap !== undefined;
   markFirstByte(ctx);
   res.writeHead(response.status, pickResponseHeaders(ctx, response));
-  for (const chunk of first ? [first] : prefix) {
-    sniffer?.push(chunk);
-    sink.write(chunk);
-  }
+  for (const chunk of first) res.write(tap ? tap.push(chunk) : chunk);
   await new Promise<void>((resolve) => {
-    if (sniffer) body.on('data', (chunk: Buffer) => sniffer.push(chunk));
-    body.on('end', () => {
-      sniffer?.end();
-      resolve();
+    const resume = () => body.resume();
+    body.on('data', (chunk: Buffer) => {
+      const out = tap ? tap.push(chunk) : chunk;
+      if (out.length && !res.write(out)) {
+        body.pause();
+        res.once('drain', resume);
+      }
     });
+    const finish = () => {
+      res.end(tap?.end());
+      resolve();
+    };
+    // A small body may have ended while its first chunk was being read ('end' is not emitted twice).
+    if (body.readableEnded) return finish();
+    body.on('end', finish);
     body.on('error', (error: any) => {
       if (!res.writableEnded && !res.destroyed && sse) {
         const timeout = error?.code === 'UND_ERR_BODY_TIMEOUT';
@@ -143,7 +141,6 @@ async function pipeBody(
       if (!body.readableEnded) body.destroy();
       resolve();
     });
-    body.pipe(sink);
     body.resume();
   });
 }
@@ -156,8 +153,7 @@ export function pipeResponse(call: OpCall, response: VendorResponse, adapter: Pr
   const contentType = String(response.headers['content-type'] ?? '');
   if (contentType.includes('json')) return forwardJson(call, response, adapter);
   if (!contentType.startsWith('text/event-stream')) return pipeBody(call, response, undefined);
-  const filter = stripUsage && adapter.isUsageOnlyEvent ? createSseEventFilter(adapter.isUsageOnlyEvent) : undefined;
-  return pipeBody(call, response, new UsageSniffer(adapter, call.ctx.usage, true), [], filter);
+  return pipeBody(call, response, new StreamTap(adapter, call.ctx.usage, stripUsage));
 }
 
 /** Forwards an operation to a vendor of the caller's own protocol: original bytes out, vendor bytes back. */

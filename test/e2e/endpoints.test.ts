@@ -140,6 +140,9 @@ describe('chat-completions-style endpoints pass through to an OpenAI-protocol ve
     expect(content.status).toBe(200);
     expect(content.headers.get('content-type')).toBe('video/mp4');
     expect(Buffer.from(await content.arrayBuffer()).length).toBeGreaterThan(0);
+    // A small body whose end arrives with its first chunk still ends the gateway's response.
+    for (let i = 0; i < 50 && gw.gateway.inFlight() > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(gw.gateway.inFlight()).toBe(0);
     const foreign = await fetch(`${gw.url}/v1/videos/${id}`, { headers: { authorization: `Bearer ${OTHER_KEY}` } });
     expect(foreign.status).toBe(404);
     const forged = await fetch(`${gw.url}/v1/videos/${id.slice(0, -2)}xx`, { headers: { authorization: `Bearer ${gw.key}` } });

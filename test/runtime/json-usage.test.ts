@@ -4,8 +4,6 @@ import { anthropicAdapter } from '../../src/protocols/anthropic.ts';
 import { geminiAdapter } from '../../src/protocols/gemini.ts';
 import { openaiAdapter } from '../../src/protocols/openai.ts';
 import { looksLikeJson, readUsageFromJson } from '../../src/runtime/json-usage.ts';
-import { UsageSniffer } from '../../src/runtime/usage-sniffer.ts';
-import type { Usage } from '../../src/runtime/types.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../shared/fixtures/vendors/${name}`, import.meta.url));
 
@@ -35,24 +33,3 @@ describe('reading usage from a whole JSON answer without parsing it all', () => 
   });
 });
 
-describe('reading usage from a stream as it passes', () => {
-  it('finds the usage chunk even when it is split across reads, and skips "usage":null chunks', () => {
-    const stream = fixture('openai/chat-stream.sse');
-    const usage: Usage = {};
-    const sniffer = new UsageSniffer(openaiAdapter, usage, true);
-    for (let i = 0; i < stream.length; i += 37) sniffer.push(stream.subarray(i, i + 37));
-    sniffer.end();
-    const last = stream.toString().split('\n\n').filter((e) => e.includes('"usage":{')).at(-1)!;
-    expect(usage).toEqual(openaiAdapter.readUsage(JSON.parse(last.slice('data: '.length))));
-  });
-
-  it('keeps the final Gemini counts from the last CRLF-framed chunk', () => {
-    const text = fixture('gemini/streamGenerateContent.sse').toString().replace(/\n\n/g, '\r\n\r\n');
-    const usage: Usage = {};
-    const sniffer = new UsageSniffer(geminiAdapter, usage, true);
-    sniffer.push(Buffer.from(text));
-    sniffer.end();
-    const chunks = text.split('\r\n\r\n').filter(Boolean);
-    expect(usage).toEqual(geminiAdapter.readUsage(JSON.parse(chunks.at(-1)!.slice('data: '.length))));
-  });
-});

@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { geminiAdapter } from '../../src/protocols/gemini.ts';
+import { openaiAdapter } from '../../src/protocols/openai.ts';
+import type { ProtocolAdapter } from '../../src/protocols/types.ts';
+import { StreamTap } from '../../src/runtime/stream-tap.ts';
+import type { Usage } from '../../src/runtime/types.ts';
+
+const fixture = (name: string) => readFileSync(new URL(`../../../shared/fixtures/vendors/${name}`, import.meta.url)).toString();
+
+/** Runs text through a tap cut into pieces of `size` bytes; returns what the client gets and the usage read. */
+function tapText(text: string, adapter: ProtocolAdapter, drop: boolean, size: number) {
+  const usage: Usage = {};
+  const tap = new StreamTap(adapter, usage, drop);
+  const bytes = Buffer.from(text);
+  const out: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += size) out.push(tap.push(bytes.subarray(i, i + size)));
+  out.push(tap.end());
+  return { text: Buffer.concat(out).toString(), usage };
+}
+
+const usageChunk = (text: string, mark: string) => text.split(/\r?\n\r?\n/).filter((e) => e.includes(mark)).at(-1)!;
+
+describe('the stream tap between vendor and client', () => {
+  const openai = fixture('openai/chat-stream.sse');
+
+  it.each([1, 7, 64, 100_000])('passes every byte through and reads the usage chunk, in pieces of %i bytes', (size) => {
+    const { text, usage } = tapText(openai, openaiAdapter, false, size);
+    expect(text).toBe(openai);
+    expect(usage).toEqual(openaiAdapter.readUsage(JSON.parse(usageChunk(openai, '"usage":{').slice('data: '.length))));
+    expect(usage.totalTokens).toBeGreaterThan(0);
+  });
+
+  it.each([1, 13, 100_000])('drops only the usage-only event the gateway asked for, in pieces of %i bytes', (size) => {
+    const { text, usage } = tapText(openai, openaiAdapter, true, size);
+    const withoutUsage = openai
+      .split('\n\n')
+      .filter((event) => !event.includes('"choices":[]'))
+      .join('\n\n');
+    expect(text).toBe(withoutUsage);
+    expect(text).toContain('data: [DONE]');
+    expect(usage.inputTokens).toBeGreaterThan(0);
+  });
+
+  it('drops a usage-only event framed with CRLF', () => {
+    const crlf = openai.replace(/\n/g, '\r\n');
+    const { text } = tapText(crlf, openaiAdapter, true, 9);
+    expect(text).not.toContain('"choices":[]');
+    expect(text.endsWith('data: [DONE]\r\n\r\n')).toBe(true);
+  });
+
+  it('keeps an event with empty choices that carries no usage', () => {
+    const stream = 'data: {"choices":[],"usage":null}\n\ndata: [DONE]\n\n';
+    expect(tapText(stream, openaiAdapter, true, 5).text).toBe(stream);
+  });
+
+  it('keeps the final Gemini counts from the last CRLF-framed chunk', () => {
+    const gemini = fixture('gemini/streamGenerateContent.sse').replace(/\n\n/g, '\r\n\r\n');
+    const { text, usage } = tapText(gemini, geminiAdapter, false, 11);
+    expect(text).toBe(gemini);
+    const last = gemini.split('\r\n\r\n').filter(Boolean).at(-1)!;
+    expect(usage).toEqual(geminiAdapter.readUsage(JSON.parse(last.slice('data: '.length))));
+  });
+});
