@@ -9,8 +9,9 @@ import { dashscopeAdapter, dashscopeImageTasks, toDashScopeImageBody, toTaskErro
 import { getProtocolAdapter } from '../../src/protocols/index.ts';
 import { callVendor } from '../../src/runtime/vendor-call.ts';
 import type { OpCall, RequestContext, RuntimeVendor } from '../../src/runtime/types.ts';
+import { VENDOR_FIXTURES } from '../helpers/vendor-fixtures.ts';
 
-const FIXTURES = '/work/shared/fixtures/vendors/dashscope';
+const FIXTURES = `${VENDOR_FIXTURES}/dashscope`;
 const fixture = (name: string) => JSON.parse(readFileSync(`${FIXTURES}/${name}`, 'utf8'));
 
 const VENDOR: VendorEntry = {

@@ -4,8 +4,9 @@ import { anthropicAdapter } from '../../src/protocols/anthropic.ts';
 import { geminiAdapter } from '../../src/protocols/gemini.ts';
 import { openaiAdapter } from '../../src/protocols/openai.ts';
 import { looksLikeJson, readUsageFromJson } from '../../src/runtime/json-usage.ts';
+import { VENDOR_FIXTURES } from '../helpers/vendor-fixtures.ts';
 
-const fixture = (name: string) => readFileSync(new URL(`../../../shared/fixtures/vendors/${name}`, import.meta.url));
+const fixture = (name: string) => readFileSync(`${VENDOR_FIXTURES}/${name}`);
 
 describe('reading usage from a whole JSON answer without parsing it all', () => {
   it.each([

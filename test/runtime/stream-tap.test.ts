@@ -5,8 +5,9 @@ import { openaiAdapter } from '../../src/protocols/openai.ts';
 import type { ProtocolAdapter } from '../../src/protocols/types.ts';
 import { StreamTap } from '../../src/runtime/stream-tap.ts';
 import type { Usage } from '../../src/runtime/types.ts';
+import { VENDOR_FIXTURES } from '../helpers/vendor-fixtures.ts';
 
-const fixture = (name: string) => readFileSync(new URL(`../../../shared/fixtures/vendors/${name}`, import.meta.url)).toString();
+const fixture = (name: string) => readFileSync(`${VENDOR_FIXTURES}/${name}`).toString();
 
 /** Runs text through a tap cut into pieces of `size` bytes; returns what the client gets and the usage read. */
 function tapText(text: string, adapter: ProtocolAdapter, drop: boolean, size: number) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { VENDOR_FIXTURES } from '../helpers/vendor-fixtures.ts';
 
-const FIXTURES = '/work/shared/fixtures/vendors';
+const FIXTURES = VENDOR_FIXTURES;
 
 /** Reads a JSON fixture, e.g. `openai/chat-response.json`. */
 export function readFixture(name: string): any {

@@ -4,8 +4,9 @@ import { createSseParser, type SseEvent } from '../../src/sse/parse.ts';
 import type { ClientAdapter, ResponseMeta, VendorAdapter } from '../../src/translate/adapter.ts';
 import type { CanonicalRequest, StreamEvent } from '../../src/translate/canonical.ts';
 import { createFieldPolicy, type FieldPolicy } from '../../src/translate/field-policy.ts';
+import { VENDOR_FIXTURES } from '../helpers/vendor-fixtures.ts';
 
-const FIXTURES = '/work/shared/fixtures/vendors';
+const FIXTURES = VENDOR_FIXTURES;
 
 /** Reads a JSON fixture, e.g. `openai/chat-response.json`. */
 export function readFixture(name: string): any {
