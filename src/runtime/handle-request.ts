@@ -202,7 +202,8 @@ export function createRequestHandler(
     let admission: Admission | undefined;
     res.once('close', () => {
       if (!res.writableFinished) ctx.abortSource.abort();
-      if (!res.headersSent) failure ??= new GatewayError(499, 'client_closed_request', 'The client closed the request.');
+      // The client left before the answer was complete (before or during a stream): logged as 499.
+      if (!res.writableFinished) failure ??= new GatewayError(499, 'client_closed_request', 'The client closed the request.');
       admission?.release();
       const event = toUsageEvent(ctx, failure);
       const tokens = (event.usage.inputTokens ?? 0) + (event.usage.outputTokens ?? 0);

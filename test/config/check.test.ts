@@ -41,6 +41,7 @@ describe('gateway check', () => {
     ['bad transform op', BASE + 'transforms:\n  t:\n    - rename: { from: a, to: b }\n', /^test\.yaml:9:\d+: transforms\.t\.0\.rename: unknown field "rename"$/],
     ['bad transform path', BASE + 'transforms:\n  t:\n    - move: { from: "a..b", to: b }\n', /^test\.yaml:9:\d+: transforms\.t\.0\.move\.from: "a\.\.b" does not match/],
     ['unknown transform', BASE.replace('gpt-4o: { vendor: openai }', 'gpt-4o: { vendor: openai, images: { transform: nope } }'), /^test\.yaml:4:\d+: models\.gpt-4o\.images\.transform: unknown transform "nope"$/],
+    ['unknown fallback condition', BASE.replace('gpt-4o: { vendor: openai }', 'gpt-4o: { vendor: openai, routing: { fallback_on: ["503", always] } }'), /^test\.yaml:4:\d+: models\.gpt-4o\.routing\.fallback_on\.1: "always" does not match/],
     ['model path parameter missing', BASE.replace('model: body.model', 'model: path.model'), /^test\.yaml:6:\d+: routes\.0\.model: path has no parameter \{model\}$/],
   ])('reports %s with its line and column', async (_name, text, expected) => {
     const problems = await problemsOf(text);

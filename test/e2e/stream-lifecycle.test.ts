@@ -95,7 +95,7 @@ describe('streams that stop flowing', () => {
     expect(seen[0].closedAt).toBeDefined();
     // The vendor would wait 30 s of silence: only the client's abort can close it this early.
     expect(seen[0].closedAt! - abortedAt).toBeLessThan(5_000);
-    expect(usage.status).toBe(200);
+    expect(usage).toMatchObject({ status: 499, error: 'client_closed_request' });
     expect(usage.vendorCalls).toBe(1);
   });
 });
