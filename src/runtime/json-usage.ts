@@ -9,6 +9,32 @@ function getMarkers(adapter: ProtocolAdapter) {
   if (!markers) markerCache.set(adapter, (markers = adapter.usageFields.map((name) => ({ name, bytes: Buffer.from(`"${name}"`) }))));
   return markers;
 }
+
+/** Index of the `{` of an object that follows the field name ending before `at` (`: {` with spaces), or -1. */
+function findObjectAfter(body: Buffer, at: number): number {
+  let i = skipSpaces(body, at);
+  if (body[i] !== COLON) return -1;
+  i = skipSpaces(body, i + 1);
+  return body[i] === OPEN ? i : -1;
+}
+
+/** True when `bytes` hold a usage object of the adapter's protocol, not a `null` usage some streams repeat. */
+export function hasUsageObject(bytes: Buffer, adapter: ProtocolAdapter): boolean {
+  for (const { bytes: field } of getMarkers(adapter)) {
+    for (let at = bytes.indexOf(field); at !== -1; at = bytes.indexOf(field, at + field.length)) {
+      if (findObjectAfter(bytes, at + field.length) !== -1) return true;
+    }
+  }
+  return false;
+}
+
+/** Copies the usage fields a vendor reported into the request's usage. */
+export function addUsage(into: Usage, usage: Usage | undefined): void {
+  if (!usage) return;
+  for (const [name, value] of Object.entries(usage) as [keyof Usage, number | undefined][]) {
+    if (value !== undefined) into[name] = value;
+  }
+}
 const BACKSLASH = 0x5c;
 const QUOTE = 0x22;
 const OPEN = 0x7b;
@@ -48,10 +74,8 @@ export function readUsageFromJson(body: Buffer, adapter: ProtocolAdapter): Usage
   for (const { name, bytes } of getMarkers(adapter)) {
     const at = body.lastIndexOf(bytes);
     if (at <= 0 || body[at - 1] === BACKSLASH) continue;
-    let i = skipSpaces(body, at + bytes.length);
-    if (body[i] !== COLON) continue;
-    i = skipSpaces(body, i + 1);
-    if (body[i] !== OPEN) continue;
+    const i = findObjectAfter(body, at + bytes.length);
+    if (i === -1) continue;
     const end = findObjectEnd(body, i);
     if (end === -1) continue;
     try {

@@ -3,11 +3,11 @@ import { getProtocolAdapter } from '../protocols/index.ts';
 import type { PassthroughEndpoint, ProtocolAdapter } from '../protocols/types.ts';
 import { markFirstByte } from './respond.ts';
 import { collectChunks } from './collect-chunks.ts';
-import { looksLikeJson, readUsageFromJson } from './json-usage.ts';
+import { addUsage, looksLikeJson, readUsageFromJson } from './json-usage.ts';
 import { StreamTap } from './stream-tap.ts';
 import { toVendorFailure } from './vendor-call.ts';
 import { readErrorBody, toVendorError } from './vendor-error.ts';
-import type { OpCall, OpHandler, RequestContext, Usage, VendorResponse } from './types.ts';
+import type { OpCall, OpHandler, RequestContext, VendorResponse } from './types.ts';
 
 /** Response headers passed from vendor to client; everything else (vendor rate limits, cookies...) stays. */
 const RESPONSE_HEADERS = ['content-type', 'content-length', 'content-disposition', 'cache-control', 'retry-after'];
@@ -72,22 +72,12 @@ async function forwardJson(call: OpCall, response: VendorResponse, adapter: Prot
   if (!looksLikeJson(body)) {
     throw new GatewayError(502, 'upstream_bad_response', `Vendor "${call.vendor.config.name}" answered with a body that is not valid JSON.`);
   }
-  const usage = readUsageFromJson(body, adapter);
-  if (usage) assignUsage(ctx.usage, usage);
+  addUsage(ctx.usage, readUsageFromJson(body, adapter));
   const headers = pickResponseHeaders(ctx, response);
   headers['content-length'] = String(collected.size);
   markFirstByte(ctx);
   ctx.res.writeHead(response.status, headers);
   ctx.res.end(body);
-}
-
-/** Copies the usage fields a vendor reported. */
-function assignUsage(into: Usage, usage: Usage): void {
-  if (usage.inputTokens !== undefined) into.inputTokens = usage.inputTokens;
-  if (usage.outputTokens !== undefined) into.outputTokens = usage.outputTokens;
-  if (usage.totalTokens !== undefined) into.totalTokens = usage.totalTokens;
-  if (usage.cachedTokens !== undefined) into.cachedTokens = usage.cachedTokens;
-  if (usage.reasoningTokens !== undefined) into.reasoningTokens = usage.reasoningTokens;
 }
 
 /**

@@ -1,37 +1,8 @@
 import type { ProtocolAdapter } from '../protocols/types.ts';
+import { addUsage, hasUsageObject } from './json-usage.ts';
 import type { Usage } from './types.ts';
 
 const NEWLINE = 0x0a;
-const SPACE = 0x20;
-const COLON = 0x3a;
-const OPEN = 0x7b;
-
-/** The `"field"` byte strings of an adapter's usage fields, made once per adapter. */
-const fieldCache = new WeakMap<ProtocolAdapter, Buffer[]>();
-
-function getFields(adapter: ProtocolAdapter): Buffer[] {
-  let fields = fieldCache.get(adapter);
-  if (!fields) fieldCache.set(adapter, (fields = adapter.usageFields.map((name) => Buffer.from(`"${name}"`))));
-  return fields;
-}
-
-/** True when `bytes` hold a usage object (`"usage": {`), not a `null` usage that some streams repeat on every event. */
-function hasUsageObject(bytes: Buffer, fields: Buffer[]): boolean {
-  for (const field of fields) {
-    let at = bytes.indexOf(field);
-    while (at !== -1) {
-      let i = at + field.length;
-      while (bytes[i] === SPACE) i++;
-      if (bytes[i] === COLON) {
-        i++;
-        while (bytes[i] === SPACE) i++;
-        if (bytes[i] === OPEN) return true;
-      }
-      at = bytes.indexOf(field, at + field.length);
-    }
-  }
-  return false;
-}
 
 /**
  * Watches an SSE stream on its way to the client, byte for byte: reads token usage from the events that
@@ -42,15 +13,12 @@ function hasUsageObject(bytes: Buffer, fields: Buffer[]): boolean {
 export class StreamTap {
   private tail: Buffer | undefined;
   private skipBlank = false;
-  private readonly fields: Buffer[];
 
   constructor(
     private readonly adapter: ProtocolAdapter,
     private readonly usage: Usage,
     private readonly dropUsageEvents: boolean,
-  ) {
-    this.fields = getFields(adapter);
-  }
+  ) {}
 
   /** Takes a chunk from the vendor; returns the bytes to send now. */
   push(chunk: Buffer): Buffer {
@@ -62,7 +30,7 @@ export class StreamTap {
     }
     this.tail = lastBreak === bytes.length - 1 ? undefined : bytes.subarray(lastBreak + 1);
     const complete = this.tail ? bytes.subarray(0, lastBreak + 1) : bytes;
-    if (!hasUsageObject(complete, this.fields) && !this.skipBlank) return complete;
+    if (!hasUsageObject(complete, this.adapter) && !this.skipBlank) return complete;
     return this.readLines(complete);
   }
 
@@ -70,7 +38,7 @@ export class StreamTap {
   end(): Buffer {
     const rest = this.tail ?? EMPTY;
     this.tail = undefined;
-    return rest.length && hasUsageObject(rest, this.fields) ? this.readLines(rest) : rest;
+    return rest.length && hasUsageObject(rest, this.adapter) ? this.readLines(rest) : rest;
   }
 
   private readLines(bytes: Buffer): Buffer {
@@ -84,7 +52,7 @@ export class StreamTap {
         continue;
       }
       this.skipBlank = false;
-      if (bare.startsWith('data:') && hasUsageObject(Buffer.from(bare), this.fields) && this.readEvent(bare.slice(5))) {
+      if (bare.startsWith('data:') && hasUsageObject(Buffer.from(bare), this.adapter) && this.readEvent(bare.slice(5))) {
         this.skipBlank = true;
         continue;
       }
@@ -101,12 +69,7 @@ export class StreamTap {
     } catch {
       return false;
     }
-    const usage = this.adapter.readUsage(json);
-    if (usage) {
-      for (const [name, value] of Object.entries(usage) as [keyof Usage, number | undefined][]) {
-        if (value !== undefined) this.usage[name] = value;
-      }
-    }
+    addUsage(this.usage, this.adapter.readUsage(json));
     return this.dropUsageEvents && this.adapter.isUsageOnlyEvent?.(json) === true;
   }
 }
