@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { compileConfigFile, formatProblem } from './config/index.ts';
 import type { CompiledConfig } from './config/types.ts';
+import type { UsageEvent } from './runtime/types.ts';
 
 const USAGE = `usage: gateway <command>
   check [file]        validate a config (default gateway.yaml); prints file:line:col: message; exit 1 on errors
@@ -67,7 +68,9 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   }
   const { openServices } = await import('./runtime/services.ts');
   const services = await openServices(config.server, env, logger);
-  const gateway = createGateway({ config, env, services, onUsage: [(event) => logger.info(event, 'request')] });
+  // One log line per request at `info`; below that level no usage event is built at all.
+  const onUsage = logger.isLevelEnabled('info') ? [(event: UsageEvent) => logger.info(event, 'request')] : [];
+  const gateway = createGateway({ config, env, services, onUsage });
   const port = values.port !== undefined ? Number(values.port) : config.server.port;
   const host = values.host ?? config.server.host;
   if (dev) {

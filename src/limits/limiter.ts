@@ -11,6 +11,8 @@ import type { AdmitResult, LimitStore } from './store.ts';
 export interface Admission {
   /** The gateway's `x-ratelimit-*` headers for the response (empty when the key has no limits). */
   readonly headers: Record<string, string>;
+  /** Whether {@link charge} counts: false when the key has no token limit (then usage need not be read). */
+  readonly countsTokens: boolean;
   /** Frees the concurrency slot; later calls do nothing. Call it when the response ends or the client leaves. */
   release(): void;
   /**
@@ -25,9 +27,9 @@ export interface Limiter {
   /**
    * Admits one client request of `key` (retries and fallbacks of it count once) or throws a 429
    * GatewayError carrying `retryAfter` and the rate headers; while the store is unreachable it admits
-   * (fail-open) or throws a 503 (fail-closed).
+   * (fail-open) or throws a 503 (fail-closed). A key without limits is admitted synchronously.
    */
-  admit(key: KeyEntry): Promise<Admission>;
+  admit(key: KeyEntry): Admission | Promise<Admission>;
 }
 
 /** Options of {@link createLimiter}. */
@@ -44,7 +46,7 @@ interface KeyLimits {
   any: boolean;
 }
 
-const NO_LIMITS: Admission = Object.freeze({ headers: Object.freeze({}) as Record<string, string>, release() {}, charge() {} });
+const NO_LIMITS: Admission = Object.freeze({ headers: Object.freeze({}) as Record<string, string>, countsTokens: false, release() {}, charge() {} });
 
 /**
  * Creates the limiter: limits of a key come from `KeyEntry.limits`, each one absent there falls back to
@@ -70,27 +72,30 @@ export function createLimiter(store: LimitStore, defaults: LimitSpec, options: L
     return limits;
   }
 
+  async function admitLimited(key: KeyEntry, limits: KeyLimits): Promise<Admission> {
+    const slot = slotPrefix + (++slotCounter).toString(36);
+    const { rpm, tpm, concurrency } = limits;
+    let result: AdmitResult;
+    try {
+      result = await store.admit({ id: key.name, rpm, tpm, concurrency, windowMs, slot });
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error;
+      // Fail-open: admitted unchecked and without headers; tokens are still charged if the store is back by then.
+      if (store.failOpen) return new KeyAdmission(store, log, key.name, slot, false, tpm > 0, windowMs, {});
+      throw new GatewayError(503, 'rate_limit_unavailable', 'Rate limits cannot be checked right now; try again shortly.', {
+        retryAfter: 1,
+        cause: error,
+      });
+    }
+    const headers = getRateHeaders(result);
+    if (result.verdict !== 'ok') throw createRejection(result, headers, windowLabel);
+    return new KeyAdmission(store, log, key.name, slot, concurrency > 0, tpm > 0, windowMs, headers);
+  }
+
   return {
-    async admit(key) {
+    admit(key) {
       const limits = limitsOf(key);
-      if (!limits.any) return NO_LIMITS;
-      const slot = slotPrefix + (++slotCounter).toString(36);
-      const { rpm, tpm, concurrency } = limits;
-      let result: AdmitResult;
-      try {
-        result = await store.admit({ id: key.name, rpm, tpm, concurrency, windowMs, slot });
-      } catch (error) {
-        if (!(error instanceof StoreUnavailableError)) throw error;
-        // Fail-open: admitted unchecked and without headers; tokens are still charged if the store is back by then.
-        if (store.failOpen) return new KeyAdmission(store, log, key.name, slot, false, tpm > 0, windowMs, {});
-        throw new GatewayError(503, 'rate_limit_unavailable', 'Rate limits cannot be checked right now; try again shortly.', {
-          retryAfter: 1,
-          cause: error,
-        });
-      }
-      const headers = getRateHeaders(result);
-      if (result.verdict !== 'ok') throw createRejection(result, headers, windowLabel);
-      return new KeyAdmission(store, log, key.name, slot, concurrency > 0, tpm > 0, windowMs, headers);
+      return limits.any ? admitLimited(key, limits) : NO_LIMITS;
     },
   };
 }
@@ -102,7 +107,7 @@ class KeyAdmission implements Admission {
   private readonly id: string;
   private readonly slot: string;
   private holding: boolean;
-  private readonly countsTokens: boolean;
+  readonly countsTokens: boolean;
   private readonly windowMs: number;
 
   constructor(

@@ -9,37 +9,44 @@ export interface Collected {
 }
 
 /**
- * Reads a stream's chunks until it ends or until more than `limit` bytes arrived (then pauses it and
- * resolves with `ended: false`). Rejects with the stream's error. Every listener is removed either way.
- * `limit: 0` reads exactly the first chunk.
+ * Reads a stream's chunks until it ends or until more than `limit` bytes arrived (then detaches, pauses
+ * the stream and reports `ended: false`), and calls `done` once: with the stream's error, or with what
+ * was read. `limit: 0` reads exactly the first chunk. The error listener stays, so a late error of a
+ * stream nobody reads any more cannot crash the process. Callback-based: the hot path's body reads cost
+ * no promise of their own.
  */
+export function readChunks(stream: Readable, limit: number, done: (error: unknown, collected?: Collected) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  const onData = (chunk: Buffer) => {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size <= limit) return;
+    settled = true;
+    stream.off('data', onData);
+    stream.off('end', onEnd);
+    stream.pause();
+    done(undefined, { chunks, size, ended: false });
+  };
+  const onEnd = () => {
+    settled = true;
+    done(undefined, { chunks, size, ended: true });
+  };
+  stream.on('data', onData);
+  stream.on('end', onEnd);
+  stream.on('error', (error: unknown) => {
+    if (settled) return;
+    settled = true;
+    stream.off('data', onData);
+    stream.off('end', onEnd);
+    done(error);
+  });
+}
+
+/** {@link readChunks} as a promise: rejects with the stream's error. */
 export function collectChunks(stream: Readable, limit: number): Promise<Collected> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size <= limit) return;
-      detach();
-      stream.pause();
-      resolve({ chunks, size, ended: false });
-    };
-    const onEnd = () => {
-      detach();
-      resolve({ chunks, size, ended: true });
-    };
-    const onError = (error: unknown) => {
-      detach();
-      reject(error);
-    };
-    const detach = () => {
-      stream.off('data', onData);
-      stream.off('end', onEnd);
-      stream.off('error', onError);
-    };
-    stream.on('data', onData);
-    stream.on('end', onEnd);
-    stream.on('error', onError);
+    readChunks(stream, limit, (error, collected) => (collected ? resolve(collected) : reject(error)));
   });
 }

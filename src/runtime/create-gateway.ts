@@ -4,7 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createApp, createRouter, defineEventHandler, toNodeListener } from 'h3';
 import type { CompiledConfig } from '../config/types.ts';
-import { createRequestHandler, type UsageSink } from './handle-request.ts';
+import { createRequestHandler, type InFlight, type UsageSink } from './handle-request.ts';
 import { createUpgradeListener } from './realtime-route.ts';
 import { createServices, type Services } from './services.ts';
 import { closeSnapshot, createSnapshot } from './snapshot.ts';
@@ -67,22 +67,18 @@ export function createGateway(options: GatewayOptions): Gateway {
   const env = options.env ?? process.env;
   let snapshot = createSnapshot(options.config, env);
   const sinks = options.onUsage ?? [];
-  const sink: UsageSink = (event) => {
+  // With no receiver no usage event is built (nor a JSON answer's usage read, unless a token limit needs it).
+  const sink: UsageSink | undefined = sinks.length === 0 ? undefined : (event) => {
     for (const receive of sinks) receive(event);
   };
   const services = options.services ?? createServices(options.config.server);
-  const handler = createRequestHandler(() => snapshot, services, sink, createAuxiliaryApp(() => snapshot));
+  const inFlight: InFlight = { active: 0 };
+  const handler = createRequestHandler(() => snapshot, services, sink, createAuxiliaryApp(() => snapshot), inFlight);
   const { tls } = options.config.server;
-  let active = 0;
-  const counted = (req: IncomingMessage, res: ServerResponse) => {
-    active++;
-    res.once('close', () => active--);
-    handler(req, res);
-  };
   const server = tls
-    ? createHttpsServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, counted)
-    : createHttpServer(counted);
-  server.on('upgrade', createUpgradeListener(() => snapshot, sink));
+    ? createHttpsServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, handler)
+    : createHttpServer(handler);
+  server.on('upgrade', createUpgradeListener(() => snapshot, sink ?? (() => undefined)));
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
@@ -104,12 +100,12 @@ export function createGateway(options: GatewayOptions): Gateway {
         });
       });
     },
-    inFlight: () => active,
+    inFlight: () => inFlight.active,
     async close(drainMs = 30_000) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const deadline = Date.now() + drainMs;
-      while (active > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (inFlight.active > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       server.closeAllConnections();
       await closed;
       await closeSnapshot(snapshot);

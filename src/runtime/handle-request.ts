@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Style, TargetEntry } from '../config/types.ts';
+import type { TargetEntry } from '../config/types.ts';
 import { GatewayError, renderError, renderStreamError, toGatewayError } from '../errors.ts';
-import { AbortSource } from './abort-source.ts';
+import type { AbortSource } from './abort-source.ts';
 import { authenticate } from './auth.ts';
+import { GatewayContext } from './gateway-context.ts';
 import { readMultipartModel } from './multipart.ts';
 import { getHandler, getModellessHandler } from './plan.ts';
 import { parseJsonBody, readBody } from './read-body.ts';
@@ -20,63 +20,6 @@ import type { OpCall, RequestContext, Snapshot, UsageEvent } from './types.ts';
 /** Receives the one usage event every request ends with. */
 export type UsageSink = (event: UsageEvent) => void;
 
-/** Guesses the caller's style for a request that matched no route (for the 404 body). */
-function guessStyle(path: string): Style {
-  if (path.startsWith('/v1beta/')) return 'gemini';
-  if (path.startsWith('/v1/messages')) return 'anthropic';
-  return 'openai';
-}
-
-/** The request context; the query string is parsed only when something reads it. */
-class GatewayContext implements RequestContext {
-  readonly id = randomUUID();
-  readonly startedAt = performance.now();
-  readonly deadline = Date.now() + 600_000;
-  readonly style: RequestContext['style'];
-  readonly route: RequestContext['route'];
-  readonly params: Record<string, string>;
-  readonly rawQuery: string;
-  readonly headers: Record<string, string>;
-  readonly matched: boolean;
-  usage = {};
-  vendorCalls = 0;
-  key?: RequestContext['key'];
-  modelId?: string;
-  model?: RequestContext['model'];
-  target?: RequestContext['target'];
-  vendor?: RequestContext['vendor'];
-  ttfbMs?: number;
-  commit?: () => void;
-  private parsedQuery?: URLSearchParams;
-
-  readonly abortSource = new AbortSource();
-
-  constructor(
-    readonly req: IncomingMessage,
-    readonly res: ServerResponse,
-    readonly snapshot: Snapshot,
-  ) {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q === -1 ? url : url.slice(0, q);
-    this.rawQuery = q === -1 ? '' : url.slice(q + 1);
-    const match = snapshot.match(req.method ?? 'GET', path);
-    this.matched = match !== undefined;
-    this.route = match?.route ?? { method: 'GET', path, style: guessStyle(path), op: 'models-list', model: { from: 'none', name: '' }, body: 'none' };
-    this.style = this.route.style;
-    this.params = match?.params ?? {};
-    this.headers = { 'x-request-id': this.id };
-  }
-
-  get signal(): AbortSignal {
-    return this.abortSource.signal;
-  }
-
-  get query(): URLSearchParams {
-    return (this.parsedQuery ??= new URLSearchParams(this.rawQuery));
-  }
-}
-
 /** Sends an error in the caller's style, or ends an open stream with the style's error event. */
 export function sendError(ctx: RequestContext, error: GatewayError): void {
   const { res } = ctx;
@@ -89,12 +32,20 @@ export function sendError(ctx: RequestContext, error: GatewayError): void {
   res.end(rendered.body);
 }
 
-async function serve(ctx: GatewayContext, services: Services, admitted: (a: Admission) => void): Promise<void> {
+/** Where a request's admission goes once its limits are checked (the close handler releases it). */
+interface AdmissionHolder {
+  admission?: Admission;
+}
+
+async function serve(ctx: GatewayContext, services: Services, holder: AdmissionHolder): Promise<void> {
   const { route } = ctx;
   if (!ctx.matched) throw new GatewayError(404, 'route_not_found', `No route for ${ctx.req.method} ${ctx.route.path}.`);
   ctx.key = authenticate(ctx);
-  const admission = await services.limiter.admit(ctx.key.config);
-  admitted(admission);
+  const pending = services.limiter.admit(ctx.key.config);
+  const admission = pending instanceof Promise ? await pending : pending;
+  holder.admission = admission;
+  // The client left while its limits were being checked: the close handler has run already.
+  if (ctx.abortSource.aborted) admission.release();
   Object.assign(ctx.headers, admission.headers);
   if (route.model.from === 'none') {
     await getModellessHandler(route.op)({ ctx, body: undefined } as unknown as OpCall);
@@ -185,39 +136,55 @@ function toUsageEvent(ctx: RequestContext, error?: GatewayError): UsageEvent {
   };
 }
 
+/** Counts the requests being answered (streams included), for a graceful drain. */
+export interface InFlight {
+  active: number;
+}
+
+/** Sends the error a request failed with, unless the client is gone. */
+function fail(ctx: GatewayContext, error: unknown): GatewayError {
+  const failure = toGatewayError(error);
+  if (failure.status !== 499 && !ctx.res.destroyed) sendError(ctx, failure);
+  return failure;
+}
+
 /**
  * The gateway's request listener: route → auth → body → model → handler, every error rendered in the
- * caller's style, and one usage event at the end. The snapshot is taken once, at the request's start.
+ * caller's style, and one usage event at the end when anything listens (`sink`). The snapshot is taken
+ * once, at the request's start.
  */
 export function createRequestHandler(
   getSnapshot: () => Snapshot,
   services: Services,
-  sink: UsageSink,
+  sink: UsageSink | undefined,
   fallback?: (req: IncomingMessage, res: ServerResponse) => boolean,
+  inFlight: InFlight = { active: 0 },
 ) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const ctx = new GatewayContext(req, res, getSnapshot());
-    if (!(ctx as { matched?: boolean }).matched && fallback?.(req, res)) return;
+    inFlight.active++;
+    if (!ctx.matched && fallback?.(req, res)) {
+      res.on('close', () => inFlight.active--);
+      return;
+    }
     let failure: GatewayError | undefined;
-    let admission: Admission | undefined;
-    res.once('close', () => {
-      if (!res.writableFinished) ctx.abortSource.abort();
-      // The client left before the answer was complete (before or during a stream): logged as 499.
-      if (!res.writableFinished) failure ??= new GatewayError(499, 'client_closed_request', 'The client closed the request.');
-      admission?.release();
-      const event = toUsageEvent(ctx, failure);
-      const tokens = (event.usage.inputTokens ?? 0) + (event.usage.outputTokens ?? 0);
-      if (tokens > 0) admission?.charge(tokens);
-      sink(event);
+    const holder: AdmissionHolder = {};
+    res.on('close', () => {
+      inFlight.active--;
+      if (!res.writableFinished) {
+        ctx.abortSource.abort();
+        // The client left before the answer was complete (before or during a stream): logged as 499.
+        failure ??= new GatewayError(499, 'client_closed_request', 'The client closed the request.');
+      }
+      const { admission } = holder;
+      if (admission) {
+        admission.release();
+        if (admission.countsTokens) admission.charge((ctx.usage.inputTokens ?? 0) + (ctx.usage.outputTokens ?? 0));
+      }
+      if (sink) sink(toUsageEvent(ctx, failure));
     });
-    serve(ctx, services, (a) => {
-      admission = a;
-      // The client left while its limits were being checked: the close handler has run already.
-      if (ctx.abortSource.aborted) a.release();
-    }).catch((error: unknown) => {
-      failure = toGatewayError(error);
-      if (failure.status === 499 || res.destroyed) return;
-      sendError(ctx, failure);
+    serve(ctx, services, holder).then(undefined, (error: unknown) => {
+      failure = fail(ctx, error);
     });
   };
 }

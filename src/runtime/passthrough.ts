@@ -2,8 +2,8 @@ import { GatewayError, renderStreamError } from '../errors.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
 import type { PassthroughEndpoint, ProtocolAdapter } from '../protocols/types.ts';
 import { markFirstByte } from './respond.ts';
-import { collectChunks } from './collect-chunks.ts';
-import { addUsage, looksLikeJson, readUsageFromJson } from './json-usage.ts';
+import { collectChunks, readChunks } from './collect-chunks.ts';
+import { looksLikeJson } from './json-usage.ts';
 import { StreamTap } from './stream-tap.ts';
 import { toVendorFailure } from './vendor-call.ts';
 import { readErrorBody, toVendorError } from './vendor-error.ts';
@@ -49,35 +49,46 @@ function buildBody(endpoint: PassthroughEndpoint, call: OpCall, adapter: Protoco
 
 const MAX_JSON_BYTES = 8 * 1024 * 1024;
 
-function pickResponseHeaders(ctx: RequestContext, response: VendorResponse): Record<string, string | string[]> {
-  const headers: Record<string, string | string[]> = { ...ctx.headers };
+/**
+ * The client's response headers as a flat name/value list (what `writeHead` takes without copying): the
+ * request's own headers, then the vendor's passed headers; `contentLength` replaces the vendor's.
+ */
+function listResponseHeaders(ctx: RequestContext, response: VendorResponse, contentLength?: number): (string | string[])[] {
+  const list: (string | string[])[] = [];
+  for (const name in ctx.headers) list.push(name, ctx.headers[name]);
   for (const name of RESPONSE_HEADERS) {
     const value = response.headers[name];
-    if (value !== undefined) headers[name] = value;
+    if (value !== undefined && (contentLength === undefined || name !== 'content-length')) list.push(name, value);
   }
-  return headers;
+  if (contentLength !== undefined) list.push('content-length', String(contentLength));
+  return list;
 }
 
 /**
- * Answers a vendor's 2xx JSON body after checking it is framed as JSON (garbage becomes 502) and reading
- * its usage object. Bodies above 8 MiB are piped instead.
+ * Answers a vendor's 2xx JSON body after checking it is framed as JSON (garbage becomes 502); its usage
+ * is read from the bytes only when asked for. Bodies above 8 MiB are piped instead.
  */
-async function forwardJson(call: OpCall, response: VendorResponse, adapter: ProtocolAdapter): Promise<void> {
+function forwardJson(call: OpCall, response: VendorResponse, adapter: ProtocolAdapter): Promise<void> {
   const { ctx } = call;
-  const collected = await collectChunks(response.body, MAX_JSON_BYTES).catch((error: unknown) => {
-    throw toVendorFailure(error, ctx, call.vendor);
+  return new Promise((resolve, reject) => {
+    readChunks(response.body, MAX_JSON_BYTES, (error, collected) => {
+      if (!collected) return reject(toVendorFailure(error, ctx, call.vendor));
+      if (!collected.ended) return resolve(pipeBody(call, response, undefined, collected.chunks));
+      const body = collected.chunks.length === 1 ? collected.chunks[0] : Buffer.concat(collected.chunks, collected.size);
+      if (!looksLikeJson(body)) {
+        return reject(new GatewayError(502, 'upstream_bad_response', `Vendor "${call.vendor.config.name}" answered with a body that is not valid JSON.`));
+      }
+      try {
+        markFirstByte(ctx);
+      } catch (failure) {
+        return reject(failure);
+      }
+      ctx.addAnswerUsage(body, adapter);
+      ctx.res.writeHead(response.status, listResponseHeaders(ctx, response, collected.size));
+      ctx.res.end(body);
+      resolve();
+    });
   });
-  if (!collected.ended) return pipeBody(call, response, undefined, collected.chunks);
-  const body = collected.chunks.length === 1 ? collected.chunks[0] : Buffer.concat(collected.chunks, collected.size);
-  if (!looksLikeJson(body)) {
-    throw new GatewayError(502, 'upstream_bad_response', `Vendor "${call.vendor.config.name}" answered with a body that is not valid JSON.`);
-  }
-  addUsage(ctx.usage, readUsageFromJson(body, adapter));
-  const headers = pickResponseHeaders(ctx, response);
-  headers['content-length'] = String(collected.size);
-  markFirstByte(ctx);
-  ctx.res.writeHead(response.status, headers);
-  ctx.res.end(body);
 }
 
 /**
@@ -99,7 +110,7 @@ async function pipeBody(call: OpCall, response: VendorResponse, tap: StreamTap |
       ).chunks;
   const sse = tap !== undefined;
   markFirstByte(ctx);
-  res.writeHead(response.status, pickResponseHeaders(ctx, response));
+  res.writeHead(response.status, listResponseHeaders(ctx, response));
   for (const chunk of first) res.write(tap ? tap.push(chunk) : chunk);
   await new Promise<void>((resolve) => {
     const resume = () => body.resume();

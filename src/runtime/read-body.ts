@@ -1,19 +1,20 @@
 import type { IncomingMessage } from 'node:http';
 import { GatewayError } from '../errors.ts';
-import { collectChunks } from './collect-chunks.ts';
+import { readChunks } from './collect-chunks.ts';
 
 /** Reads a whole (JSON) request body, answering 413 past `limit` bytes without reading further. */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length']);
-  if (declared > limit) throw tooLarge(limit);
-  const { chunks, size, ended } = await collectChunks(req, limit).catch((error: Error) => {
-    throw new GatewayError(400, 'body_read_failed', `Could not read the request body: ${error.message}`);
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  if (Number(req.headers['content-length']) > limit) return Promise.reject(tooLarge(limit));
+  return new Promise((resolve, reject) => {
+    readChunks(req, limit, (error, collected) => {
+      if (!collected) return reject(new GatewayError(400, 'body_read_failed', `Could not read the request body: ${(error as Error).message}`));
+      if (!collected.ended) {
+        req.resume();
+        return reject(tooLarge(limit));
+      }
+      resolve(collected.chunks.length === 1 ? collected.chunks[0] : Buffer.concat(collected.chunks, collected.size));
+    });
   });
-  if (!ended) {
-    req.resume();
-    throw tooLarge(limit);
-  }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
 }
 
 function tooLarge(limit: number): GatewayError {

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { GatewayError, renderError, toGatewayError } from '../errors.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
-import { AbortSource } from './abort-source.ts';
+import { GatewayContext } from './gateway-context.ts';
 import { authenticate } from './auth.ts';
 import type { UsageSink } from './handle-request.ts';
 import { createRealtimeUpgradeHandler, type RealtimeTarget } from './realtime.ts';
@@ -21,30 +21,12 @@ function readSubprotocolKey(req: IncomingMessage): string | undefined {
 }
 
 function createUpgradeContext(req: IncomingMessage, snapshot: Snapshot): RequestContext {
-  const url = new URL(req.url ?? '/', 'http://gateway');
-  const match = snapshot.match('GET', url.pathname);
-  if (!match || match.route.op !== 'realtime') {
-    throw new GatewayError(404, 'route_not_found', `No WebSocket route for ${url.pathname}.`);
+  // An upgrade has no ServerResponse: nothing here writes one (errors are written to the socket).
+  const ctx = new GatewayContext(req, undefined as never, snapshot);
+  if (!ctx.matched || ctx.route.op !== 'realtime') {
+    throw new GatewayError(404, 'route_not_found', `No WebSocket route for ${(req.url ?? '/').split('?')[0]}.`);
   }
-  const id = crypto.randomUUID();
-  return {
-    id,
-    headers: { 'x-request-id': id },
-    startedAt: performance.now(),
-    deadline: Date.now() + 600_000,
-    signal: new AbortController().signal,
-    abortSource: new AbortSource(),
-    style: match.route.style,
-    route: match.route,
-    params: match.params,
-    rawQuery: url.search.slice(1),
-    query: url.searchParams,
-    snapshot,
-    usage: {},
-    vendorCalls: 0,
-    req,
-    res: undefined as never,
-  };
+  return ctx;
 }
 
 /** Authenticates an upgrade, resolves its model and builds the vendor's WebSocket URL and headers. */

@@ -8,15 +8,17 @@ interface ParamRoute {
 }
 
 /**
- * Builds the route matcher of a snapshot once: static paths are one Map lookup, templated paths
+ * Builds the route matcher of a snapshot once: static paths are a Map lookup by method then path, templated paths
  * (`/v1/videos/{task_id}`, `/v1beta/models/{model}:generateContent`) one precompiled regex each.
  */
 export function createRouteMatcher(routes: RouteEntry[]): (method: string, path: string) => RouteMatch | undefined {
-  const exact = new Map<string, RouteMatch>();
+  const exact = new Map<string, Map<string, RouteMatch>>();
   const templated: ParamRoute[] = [];
   for (const route of routes) {
     if (!route.path.includes('{')) {
-      exact.set(`${route.method} ${route.path}`, { route, params: {} });
+      let paths = exact.get(route.method);
+      if (!paths) exact.set(route.method, (paths = new Map()));
+      paths.set(route.path, { route, params: {} });
       continue;
     }
     const names: string[] = [];
@@ -33,7 +35,7 @@ export function createRouteMatcher(routes: RouteEntry[]): (method: string, path:
     templated.push({ route, pattern: new RegExp(`^${source}$`), names });
   }
   return (method, path) => {
-    const hit = exact.get(`${method} ${path}`);
+    const hit = exact.get(method)?.get(path);
     if (hit) return hit;
     for (const { route, pattern, names } of templated) {
       if (route.method !== method) continue;

@@ -12,6 +12,7 @@ import type {
 } from '../config/types.ts';
 import type { Dispatcher } from 'undici';
 import type { AbortSource } from './abort-source.ts';
+import type { ProtocolAdapter } from '../protocols/types.ts';
 
 /** Token counts a vendor reported (absent fields: not reported). */
 export interface Usage {
@@ -84,6 +85,7 @@ export interface VendorRequest {
   method: 'GET' | 'POST' | 'DELETE';
   /** Path (and query) relative to the vendor's base URL, e.g. `/chat/completions`. */
   path: string;
+  /** Request headers; the call adds the vendor's auth to this object (pass a fresh one). */
   headers?: Record<string, string>;
   body?: string | Buffer | Readable;
   /** Overrides the vendor's time-to-headers timeout. */
@@ -120,7 +122,10 @@ export interface RequestContext {
   model?: ModelEntry;
   target?: TargetEntry;
   vendor?: RuntimeVendor;
+  /** Token usage reported by the vendor calls so far. */
   usage: Usage;
+  /** Records the usage of a whole JSON answer, read from its bytes when `usage` is first read. */
+  addAnswerUsage(body: Buffer, adapter: ProtocolAdapter): void;
   vendorCalls: number;
   ttfbMs?: number;
   /** Headers every response of this request carries: `x-request-id` and the key's `x-ratelimit-*`. */

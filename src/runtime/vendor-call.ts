@@ -1,5 +1,6 @@
 import { GatewayError } from '../errors.ts';
 import type { AbortSource } from './abort-source.ts';
+import type { Dispatcher } from 'undici';
 import type { RequestContext, RuntimeVendor, VendorRequest, VendorResponse } from './types.ts';
 
 /** Maps an undici failure (no response) to the gateway's error: 504 on timeout, 502 otherwise. */
@@ -14,43 +15,55 @@ export function toVendorFailure(error: any, ctx: RequestContext, vendor: Runtime
   });
 }
 
+/** How a vendor's credential and configured headers are sent: worked out once per vendor, not per call. */
+interface AuthPlan {
+  headers: [string, string][];
+  /** `name=value`, URL-encoded, for vendors that take the key in the query. */
+  query?: string;
+}
+
+const authPlans = new WeakMap<RuntimeVendor, AuthPlan>();
+
+function getAuthPlan(vendor: RuntimeVendor): AuthPlan {
+  let plan = authPlans.get(vendor);
+  if (plan) return plan;
+  const { auth } = vendor.config;
+  const secret = vendor.secret ?? '';
+  plan = { headers: Object.entries(vendor.config.headers) };
+  if (auth.kind === 'bearer') plan.headers.push(['authorization', `Bearer ${secret}`]);
+  else if (auth.kind === 'header') plan.headers.push([auth.header, secret]);
+  else if (auth.kind === 'query') plan.query = `${encodeURIComponent(auth.param)}=${encodeURIComponent(secret)}`;
+  authPlans.set(vendor, plan);
+  return plan;
+}
+
 /** The vendor's configured headers plus its auth header, and the path with its auth query parameter. */
 export function addVendorAuth(vendor: RuntimeVendor, path: string, headers: Record<string, string>): string {
-  const { auth } = vendor.config;
-  Object.assign(headers, vendor.config.headers);
-  if (auth.kind === 'bearer') headers.authorization = `Bearer ${vendor.secret ?? ''}`;
-  else if (auth.kind === 'header') headers[auth.header] = vendor.secret ?? '';
-  else if (auth.kind === 'query') {
-    return `${path}${path.includes('?') ? '&' : '?'}${encodeURIComponent(auth.param)}=${encodeURIComponent(vendor.secret ?? '')}`;
-  }
-  return path;
+  const plan = getAuthPlan(vendor);
+  for (const [name, value] of plan.headers) headers[name] = value;
+  return plan.query === undefined ? path : `${path}${path.includes('?') ? '&' : '?'}${plan.query}`;
 }
 
 /**
- * Calls a vendor: joins the base path, adds the vendor's auth and configured headers, and shares the
- * request's AbortSignal. Throws a GatewayError when no response arrives.
+ * Calls a vendor: joins the base path, adds the vendor's auth and configured headers to `request.headers`
+ * (which the call owns from then on), and shares the request's abort. Rejects with a GatewayError when no
+ * response arrives.
  */
-export async function callVendor(
+export function callVendor(
   ctx: RequestContext,
   vendor: RuntimeVendor,
   request: VendorRequest,
   signal: AbortSignal | AbortSource = ctx.abortSource,
 ): Promise<VendorResponse> {
-  const headers: Record<string, string> = { ...request.headers };
+  const headers = request.headers ?? {};
   const path = addVendorAuth(vendor, vendor.basePath + request.path, headers);
   ctx.vendorCalls++;
-  try {
-    const response = await vendor.dispatcher.request({
-      origin: vendor.origin,
-      path,
-      method: request.method,
-      headers,
-      body: request.body,
-      signal: signal as AbortSignal,
-      ...(request.headersTimeoutMs ? { headersTimeout: request.headersTimeoutMs } : {}),
+  const options: Dispatcher.RequestOptions = { origin: vendor.origin, path, method: request.method, headers, body: request.body, signal: signal as AbortSignal };
+  if (request.headersTimeoutMs) options.headersTimeout = request.headersTimeoutMs;
+  return new Promise((resolve, reject) => {
+    vendor.dispatcher.request(options, (error, response) => {
+      if (error) reject(toVendorFailure(error, ctx, vendor));
+      else resolve({ status: response.statusCode, headers: response.headers, body: response.body as VendorResponse['body'] });
     });
-    return { status: response.statusCode, headers: response.headers, body: response.body as VendorResponse['body'] };
-  } catch (error) {
-    throw toVendorFailure(error, ctx, vendor);
-  }
+  });
 }

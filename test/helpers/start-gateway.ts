@@ -33,9 +33,13 @@ function chatModel(id: string, vendor: string, upstream: string): ModelEntry {
 /**
  * Starts the simulators and a gateway on the default config, with three extra chat models
  * (`sim-openai-chat`, `sim-anthropic-chat`, `sim-gemini-chat`) whose upstream names differ from their ids.
- * `configure` may change the compiled config before the gateway starts.
+ * `configure` may change the compiled config before the gateway starts; `usageEvents: false` starts it
+ * without a usage receiver (`events` then stays empty).
  */
-export async function startTestGateway(configure?: (config: CompiledConfig) => CompiledConfig): Promise<TestGateway> {
+export async function startTestGateway(
+  configure?: (config: CompiledConfig) => CompiledConfig,
+  options: { usageEvents?: boolean } = {},
+): Promise<TestGateway> {
   const { config: base, problems } = await compileConfigFile('gateway.yaml');
   if (!base) throw new Error(problems.map((p) => p.message).join('\n'));
   const withModels: CompiledConfig = {
@@ -53,12 +57,15 @@ export async function startTestGateway(configure?: (config: CompiledConfig) => C
   const gateway = createGateway({
     config: setup.config,
     env: setup.env,
-    onUsage: [
-      (event) => {
-        events.push(event);
-        waiters.shift()?.(event);
-      },
-    ],
+    onUsage:
+      options.usageEvents === false
+        ? []
+        : [
+            (event) => {
+              events.push(event);
+              waiters.shift()?.(event);
+            },
+          ],
   });
   const url = await gateway.listen(0, '127.0.0.1');
   return {

@@ -59,7 +59,7 @@ describe('createLimiter', () => {
     const key = makeKey('d', { rpm: 1 });
     await limiter.admit(key);
     time += 20_500;
-    const error = (await limiter.admit(key).catch((e: unknown) => e)) as GatewayError;
+    const error = (await Promise.resolve(limiter.admit(key)).catch((e: unknown) => e)) as GatewayError;
     expect(error).toBeInstanceOf(GatewayError);
     expect(error).toMatchObject({ status: 429, code: 'rate_limit_exceeded', retryAfter: 40 });
     expect(error.message).toBe('Rate limit reached for requests: limit 1 per minute. Try again in 39.5s.');
@@ -82,7 +82,7 @@ describe('createLimiter', () => {
     expect(admission.headers['x-ratelimit-remaining-tokens']).toBe('100');
     admission.charge(120);
     await sleep(0);
-    const error = (await limiter.admit(key).catch((e: unknown) => e)) as GatewayError;
+    const error = (await Promise.resolve(limiter.admit(key)).catch((e: unknown) => e)) as GatewayError;
     expect(error).toMatchObject({ status: 429, code: 'rate_limit_exceeded', retryAfter: 60 });
     expect(error.message).toMatch(/^Rate limit reached for tokens: limit 100 per minute/);
     expect(error.headers?.['x-ratelimit-remaining-tokens']).toBe('0');
@@ -92,7 +92,7 @@ describe('createLimiter', () => {
     const limiter = createLimiter(createMemoryStore(), {}, { log });
     const key = makeKey('f', { concurrency: 1 });
     const held = await limiter.admit(key);
-    const error = (await limiter.admit(key).catch((e: unknown) => e)) as GatewayError;
+    const error = (await Promise.resolve(limiter.admit(key)).catch((e: unknown) => e)) as GatewayError;
     expect(error).toMatchObject({ status: 429, code: 'rate_limit_exceeded', retryAfter: 1 });
     expect(error.message).toMatch(/concurrent requests: limit 1/);
     held.release();

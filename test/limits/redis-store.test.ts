@@ -41,7 +41,7 @@ function makeKey(limits: KeyEntry['limits']): KeyEntry {
   return { name: `key-${randomUUID()}`, secret: { env: 'UNUSED' }, models: ['*'], limits, strict: false };
 }
 
-async function settle<T>(promises: Promise<T>[]) {
+async function settle<T>(promises: (T | Promise<T>)[]) {
   const results = await Promise.allSettled(promises);
   return {
     admitted: results.filter((result) => result.status === 'fulfilled').map((result) => result.value as T),
@@ -138,14 +138,14 @@ describe('redis store shared by several processes', () => {
     await limiter.admit(key);
 
     await redis.stop();
-    const refusal = await limiter.admit(key).catch((error: unknown) => error);
+    const refusal = await Promise.resolve(limiter.admit(key)).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(GatewayError);
     expect(refusal).toMatchObject({ status: 503, code: 'rate_limit_unavailable', retryAfter: 1 });
     expect(lines.filter((line) => line.level === 40)[0].msg).toMatch(/fail-closed/);
 
     await redis.start();
     await waitFor(async () => {
-      const result = await limiter.admit(key).then(() => true, () => false);
+      const result = await Promise.resolve(limiter.admit(key)).then(() => true, () => false);
       return result;
     });
     expect((await limiter.admit(key)).headers['x-ratelimit-limit-requests']).toBe('10');
@@ -178,7 +178,7 @@ describe('redis store shared by several processes', () => {
     } finally {
       redis.resume();
     }
-    await waitFor(async () => limiter.admit(key).then(() => true, () => false));
+    await waitFor(async () => Promise.resolve(limiter.admit(key)).then(() => true, () => false));
   });
 
   it('reports a target in cooldown to every process sharing redis', async () => {

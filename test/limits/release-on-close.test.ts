@@ -22,7 +22,7 @@ describe('releaseOnClose', () => {
     const admitted: Admission[] = [];
     const responses: ServerResponse[] = [];
     const server = createServer((req, res) => {
-      limiter.admit(key).then(
+      Promise.resolve(limiter.admit(key)).then(
         (admission) => {
           admitted.push(admission);
           releaseOnClose(admission, res);

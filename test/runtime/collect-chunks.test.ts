@@ -31,4 +31,15 @@ describe('collecting a stream up to a limit', () => {
     await expect(pending).rejects.toThrow('boom');
     expect(stream.listenerCount('end')).toBe(0);
   });
+
+  it('keeps listening for errors after stopping at the limit, so a late error cannot crash the process', async () => {
+    const stream = new Readable({ read() {} });
+    stream.push('abcd');
+    const got = await collectChunks(stream, 3);
+    expect(got.ended).toBe(false);
+    expect(stream.listenerCount('error')).toBe(1);
+    stream.destroy(new Error('late'));
+    await new Promise((resolve) => stream.once('close', resolve));
+    expect(stream.destroyed).toBe(true);
+  });
 });

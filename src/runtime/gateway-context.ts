@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { Style } from '../config/types.ts';
+import type { ProtocolAdapter } from '../protocols/types.ts';
+import { AbortSource } from './abort-source.ts';
+import { addUsage, readUsageFromJson } from './json-usage.ts';
+import type { RequestContext, Snapshot, Usage } from './types.ts';
+
+/** How long a request may take before no new vendor attempt starts (the interface's long generations). */
+const REQUEST_DEADLINE_MS = 600_000;
+
+/** Guesses the caller's style for a request that matched no route (for the 404 body). */
+function guessStyle(path: string): Style {
+  if (path.startsWith('/v1beta/')) return 'gemini';
+  if (path.startsWith('/v1/messages')) return 'anthropic';
+  return 'openai';
+}
+
+/**
+ * The context of one request. Whatever the fast path may not need is made on first use: the query
+ * string's parse, the AbortSignal, the deadline and the usage of a JSON answer (read from its bytes only
+ * when a log line or a token limit asks for it).
+ */
+export class GatewayContext implements RequestContext {
+  readonly id = randomUUID();
+  readonly startedAt = performance.now();
+  readonly style: RequestContext['style'];
+  readonly route: RequestContext['route'];
+  readonly params: Record<string, string>;
+  readonly rawQuery: string;
+  readonly headers: Record<string, string>;
+  readonly matched: boolean;
+  readonly abortSource = new AbortSource();
+  vendorCalls = 0;
+  key?: RequestContext['key'];
+  modelId?: string;
+  model?: RequestContext['model'];
+  target?: RequestContext['target'];
+  vendor?: RequestContext['vendor'];
+  ttfbMs?: number;
+  commit?: () => void;
+  private parsedQuery?: URLSearchParams = undefined;
+  private usageTotals: Usage = {};
+  private answer?: Buffer = undefined;
+  private answerAdapter?: ProtocolAdapter = undefined;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly snapshot: Snapshot,
+  ) {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    this.rawQuery = q === -1 ? '' : url.slice(q + 1);
+    const match = snapshot.match(req.method ?? 'GET', path);
+    this.matched = match !== undefined;
+    this.route = match?.route ?? { method: 'GET', path, style: guessStyle(path), op: 'models-list', model: { from: 'none', name: '' }, body: 'none' };
+    this.style = this.route.style;
+    this.params = match?.params ?? {};
+    this.headers = { 'x-request-id': this.id };
+  }
+
+  get deadline(): number {
+    return Math.floor(performance.timeOrigin + this.startedAt) + REQUEST_DEADLINE_MS;
+  }
+
+  get signal(): AbortSignal {
+    return this.abortSource.signal;
+  }
+
+  get query(): URLSearchParams {
+    return (this.parsedQuery ??= new URLSearchParams(this.rawQuery));
+  }
+
+  get usage(): Usage {
+    if (this.answer) {
+      addUsage(this.usageTotals, readUsageFromJson(this.answer, this.answerAdapter!));
+      this.answer = undefined;
+    }
+    return this.usageTotals;
+  }
+
+  set usage(usage: Usage) {
+    this.answer = undefined;
+    this.usageTotals = usage;
+  }
+
+  addAnswerUsage(body: Buffer, adapter: ProtocolAdapter): void {
+    // Reads an earlier answer's usage first, so a retried call's answer never hides it.
+    if (this.answer) void this.usage;
+    this.answer = body;
+    this.answerAdapter = adapter;
+  }
+}
