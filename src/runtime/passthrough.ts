@@ -2,7 +2,7 @@ import { GatewayError, renderStreamError } from '../errors.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
 import type { PassthroughEndpoint, ProtocolAdapter } from '../protocols/types.ts';
 import { markFirstByte } from './respond.ts';
-import { collectChunks, readChunks } from './collect-chunks.ts';
+import { readChunks } from './collect-chunks.ts';
 import { looksLikeJson } from './json-usage.ts';
 import { StreamTap } from './stream-tap.ts';
 import { toVendorFailure } from './vendor-call.ts';
@@ -94,54 +94,69 @@ function forwardJson(call: OpCall, response: VendorResponse, adapter: ProtocolAd
 /**
  * Pumps a vendor body to the client as it arrives (SSE, audio, video), through an SSE tap that reads
  * usage (and may drop usage-only events), with backpressure. The client's headers go out with the first
- * body byte: until then a failed attempt is still retryable.
+ * body byte: until then a failure rejects, so the attempt is still retryable. `prefix`: chunks already
+ * read from the (paused) body.
  */
-async function pipeBody(call: OpCall, response: VendorResponse, tap: StreamTap | undefined, prefix: Buffer[] = []): Promise<void> {
+function pipeBody(call: OpCall, response: VendorResponse, tap: StreamTap | undefined, prefix: Buffer[] = []): Promise<void> {
   const { ctx } = call;
   const { res } = ctx;
   const body = response.body;
-  // The first chunk (or the end of an empty body); a failure before it throws, so the attempt can be retried.
-  const first = prefix.length
-    ? prefix
-    : (
-        await collectChunks(body, 0).catch((error: unknown) => {
-          throw toVendorFailure(error, ctx, call.vendor);
-        })
-      ).chunks;
-  const sse = tap !== undefined;
-  markFirstByte(ctx);
-  res.writeHead(response.status, listResponseHeaders(ctx, response));
-  for (const chunk of first) res.write(tap ? tap.push(chunk) : chunk);
-  await new Promise<void>((resolve) => {
+  return new Promise<void>((resolve, reject) => {
+    let started = false;
+    let settled = false;
+    const settle = (error?: unknown): void => {
+      if (settled) return;
+      settled = true;
+      if (error === undefined) return resolve();
+      if (!body.destroyed) body.destroy();
+      reject(error);
+    };
+    /** Commits the attempt and sends the headers; false (and the request failed) when it may not. */
+    const start = (): boolean => {
+      try {
+        markFirstByte(ctx);
+      } catch (error) {
+        settle(error);
+        return false;
+      }
+      started = true;
+      res.writeHead(response.status, listResponseHeaders(ctx, response));
+      return true;
+    };
     const resume = () => body.resume();
-    body.on('data', (chunk: Buffer) => {
+    const send = (chunk: Buffer): void => {
+      if (settled || (!started && !start())) return;
       const out = tap ? tap.push(chunk) : chunk;
       if (out.length && !res.write(out)) {
         body.pause();
         res.once('drain', resume);
       }
-    });
-    const finish = () => {
-      res.end(tap?.end());
-      resolve();
     };
-    // A small body may have ended while its first chunk was being read ('end' is not emitted twice).
-    if (body.readableEnded) return finish();
-    body.on('end', finish);
+    body.on('data', send);
+    body.on('end', () => {
+      if (settled || (!started && !start())) return;
+      const rest = tap?.end();
+      if (rest?.length) res.end(rest);
+      else res.end();
+      settle();
+    });
     body.on('error', (error: any) => {
-      if (!res.writableEnded && !res.destroyed && sse) {
+      if (settled) return;
+      if (!started) return settle(toVendorFailure(error, ctx, call.vendor));
+      if (!res.writableEnded && !res.destroyed && tap) {
         const timeout = error?.code === 'UND_ERR_BODY_TIMEOUT';
         const failure = timeout
           ? new GatewayError(504, 'upstream_timeout', 'The vendor stream went silent for too long.')
           : new GatewayError(502, 'upstream_stream_failed', 'The vendor stream ended with an error.');
         res.end(renderStreamError(ctx.style, failure, ctx.id));
       } else res.destroy();
-      resolve();
+      settle();
     });
     res.on('close', () => {
       if (!body.readableEnded) body.destroy();
-      resolve();
+      settle();
     });
+    for (const chunk of prefix) send(chunk);
     body.resume();
   });
 }

@@ -48,11 +48,14 @@ export function startStream(
   const { res } = ctx;
   if (res.headersSent) return;
   markFirstByte(ctx);
+  // No flushHeaders: the headers leave with the first piece written, in the same packet.
   res.writeHead(status, { ...headers, ...ctx.headers });
-  res.flushHeaders();
 }
 
-/** Writes a piece of an open stream; returns false when the client is gone. */
+/**
+ * Writes a piece of an open stream; returns false when the client is gone. (Node corks the socket for
+ * the rest of the tick on a chunked write, so pieces written together leave in one packet.)
+ */
 export function writeStream(ctx: RequestContext, chunk: string | Buffer): boolean {
   const { res } = ctx;
   if (res.destroyed || res.writableEnded) return false;

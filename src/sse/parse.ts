@@ -49,26 +49,3 @@ export function createSseParser(onEvent: (event: SseEvent) => void): SseParser {
     },
   };
 }
-
-/**
- * Reads SSE events from a byte stream as they arrive (never buffering the whole body). Events parsed
- * from one network read are yielded together, in order. `onStray` receives non-SSE text at the end.
- */
-export async function* readSseEvents(
-  body: AsyncIterable<Buffer | string>,
-  onStray?: (text: string) => void,
-): AsyncGenerator<SseEvent> {
-  let batch: SseEvent[] = [];
-  const parser = createSseParser((event) => batch.push(event));
-  for await (const chunk of body) {
-    parser.feed(chunk);
-    if (batch.length > 0) {
-      const ready = batch;
-      batch = [];
-      yield* ready;
-    }
-  }
-  parser.end();
-  yield* batch;
-  if (onStray && parser.stray) onStray(parser.stray);
-}

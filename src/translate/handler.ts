@@ -2,20 +2,17 @@
  * The translating OpHandler: client request -> canonical -> vendor request; vendor answer (JSON or
  * SSE, incrementally) -> canonical -> client answer. Fills the request's usage from the vendor's counts.
  */
-import { once } from 'node:events';
 import type { Style } from '../config/types.ts';
-import { GatewayError, renderStreamError, toGatewayError } from '../errors.ts';
-import { endStream, sendJson, startStream, writeStream } from '../runtime/respond.ts';
-import type { OpCall, OpHandler, RequestContext, RuntimeVendor, VendorResponse } from '../runtime/types.ts';
-import { readSseEvents } from '../sse/parse.ts';
-import type { CanonicalRequest, CanonicalUsage, StreamEvent } from './canonical.ts';
-import { getTotalTokens, mergeUsage } from './canonical.ts';
-import type { ClientAdapter, ResponseMeta, StreamEncoder, VendorAdapter } from './adapter.ts';
+import { GatewayError } from '../errors.ts';
+import { sendJson } from '../runtime/respond.ts';
+import type { OpCall, OpHandler, RequestContext, VendorResponse } from '../runtime/types.ts';
+import type { CanonicalRequest, CanonicalUsage } from './canonical.ts';
+import { getTotalTokens } from './canonical.ts';
+import type { ClientAdapter, ResponseMeta, VendorAdapter } from './adapter.ts';
 import { createFieldPolicy } from './field-policy.ts';
 import { createIdSuffix } from './helpers.ts';
-import { createVendorGatewayError, readVendorError } from '../runtime/vendor-error.ts';
-
-const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
+import { readVendorError } from '../runtime/vendor-error.ts';
+import { answerStream } from './stream-answer.ts';
 
 /** A client style's adapter and the vendor protocol's adapter joined into one handler. */
 export function createTranslationHandler(style: Style, client: ClientAdapter, vendor: VendorAdapter, stream?: boolean): OpHandler {
@@ -35,7 +32,11 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
     const headers: Record<string, string> = policy.dropped.length > 0 ? { 'x-gateway-dropped-fields': policy.dropped.join(', ') } : {};
     const model = ctx.modelId ?? call.model.id;
     if (!request.stream) return answerWhole(ctx, client, vendor, request, response, model, headers);
-    return answerStream({ ctx, style, client, vendor, request, response, model, headers, runtimeVendor: call.vendor });
+    return answerStream({
+      ctx, style, client, vendor, request, response, model, headers, runtimeVendor: call.vendor,
+      createMeta: (id) => createMeta(id, model),
+      recordUsage: (usage) => recordUsage(ctx, usage),
+    });
   };
 }
 
@@ -66,78 +67,4 @@ async function answerWhole(
   const answer = vendor.decodeResponse(body);
   recordUsage(ctx, answer.usage);
   sendJson(ctx, 200, client.encodeResponse(answer, createMeta(answer.id, model), request), headers);
-}
-
-interface StreamJob {
-  ctx: RequestContext;
-  style: Style;
-  client: ClientAdapter;
-  vendor: VendorAdapter;
-  request: CanonicalRequest;
-  response: VendorResponse;
-  model: string;
-  headers: Record<string, string>;
-  runtimeVendor: RuntimeVendor;
-}
-
-/**
- * Streams the answer: every vendor read is decoded and re-encoded at once (headers go out with the
- * first bytes). A vendor error event, unreadable data or a stream that ends before the vendor's
- * completion marker fails the request: as an HTTP error while nothing was sent, else as the client
- * style's in-stream error event, so the client's SDK raises instead of seeing a silent truncation.
- */
-async function answerStream(job: StreamJob): Promise<void> {
-  const { ctx, vendor, response } = job;
-  const decoder = vendor.createStreamDecoder();
-  let encoder: StreamEncoder | undefined;
-  let usage: CanonicalUsage = {};
-  let stray = '';
-  const write = (text: string): void => {
-    if (!text) return;
-    if (!ctx.res.headersSent) startStream(ctx, 200, { ...SSE_HEADERS, ...job.headers });
-    writeStream(ctx, text);
-  };
-  const encode = (event: StreamEvent): void => {
-    if (event.type === 'error') throw createVendorGatewayError(job.runtimeVendor, event.error);
-    if (event.type === 'usage') {
-      usage = mergeUsage(usage, event.usage);
-      recordUsage(ctx, usage);
-    }
-    encoder ??= job.client.createStreamEncoder(createMeta(event.type === 'start' ? event.id : undefined, job.model), job.request);
-    write(encoder.encode(event));
-  };
-  try {
-    for await (const sse of readSseEvents(response.body, (text) => { stray = text; })) {
-      for (const event of decoder.decode(sse)) encode(event);
-      if (ctx.res.destroyed) return;
-      if (ctx.res.writableNeedDrain) await once(ctx.res, 'drain', { signal: ctx.signal });
-    }
-    if (!decoder.done) throw readStrayError(job, stray);
-    encoder ??= job.client.createStreamEncoder(createMeta(undefined, job.model), job.request);
-    write(encoder.end());
-    endStream(ctx);
-  } catch (error) {
-    const failure = error instanceof GatewayError || ctx.signal.aborted
-      ? toGatewayError(error)
-      : new GatewayError(502, 'upstream_stream_cut', 'The vendor stream broke off before the answer was complete.', { cause: error });
-    if (!ctx.res.headersSent) throw ctx.signal.aborted ? error : failure;
-    endStream(ctx, renderStreamError(job.style, failure, ctx.id));
-  } finally {
-    if (!response.body.destroyed) response.body.destroy();
-  }
-}
-
-/** The error of a stream that ended unfinished: a JSON error body sent as the stream, or a cut. */
-function readStrayError(job: StreamJob, stray: string): GatewayError {
-  let body: unknown;
-  try {
-    body = stray ? JSON.parse(stray) : undefined;
-  } catch {
-    // not JSON
-  }
-  const root = Array.isArray(body) ? body[0] : body;
-  if (typeof root === 'object' && root !== null && 'error' in root) {
-    return createVendorGatewayError(job.runtimeVendor, job.vendor.decodeError(0, body));
-  }
-  return new GatewayError(502, 'upstream_stream_cut', 'The vendor stream ended before the answer was complete.');
 }

@@ -1,6 +1,5 @@
-import { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { createSseParser, readSseEvents, type SseEvent } from '../../src/sse/parse.ts';
+import { createSseParser, type SseEvent } from '../../src/sse/parse.ts';
 
 function parseChunks(chunks: Array<string | Buffer>): { events: SseEvent[]; stray: string } {
   const events: SseEvent[] = [];
@@ -59,16 +58,5 @@ describe('SSE parser', () => {
     const { events, stray } = parseChunks(['{\n  "error": {\n    "code": 404\n  }\n}\n']);
     expect(events).toEqual([]);
     expect(JSON.parse(stray)).toEqual({ error: { code: 404 } });
-  });
-});
-
-describe('readSseEvents', () => {
-  test('yields events as reads arrive from a byte stream and reports stray text at the end', async () => {
-    const body = Readable.from([Buffer.from('data: {"n":1}\n'), Buffer.from('\ndata: {"n"'), Buffer.from(':2}\n\nnot sse\n')]);
-    const events: string[] = [];
-    let stray = '';
-    for await (const event of readSseEvents(body, (text) => { stray = text; })) events.push(event.data);
-    expect(events).toEqual(['{"n":1}', '{"n":2}']);
-    expect(stray).toBe('not sse');
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { openAIChatAdapter as adapter } from '../../src/translate/openai-chat/index.ts';
 import type { CanonicalRequest } from '../../src/translate/canonical.ts';
 import { createFieldPolicy } from '../../src/translate/field-policy.ts';
-import { createLenientPolicy, decodeStream, encodeStream, META, parseSseText, readFixture, readSseFixture, summarizeOpenAIStream } from './fixtures.ts';
+import { createLenientPolicy, createRequest, decodeStream, encodeStream, META, parseSseText, readFixture, readSseFixture, summarizeOpenAIStream } from './fixtures.ts';
 
 const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+A8AAQUBAScY42YAAAAASUVORK5CYII=';
 const encodeOptions = { model: 'upstream-model', policy: createLenientPolicy(), defaultMaxTokens: 4096 };
@@ -201,6 +201,17 @@ describe('chat-completions adapter: streams', () => {
     const ours = parseSseText(text);
     expect(ours.map((e) => strip(e.data))).toEqual(fixture.map((e) => strip(e.data)));
     expect(JSON.parse(ours[0].data)).toMatchObject({ id: 'chatcmpl-test123', object: 'chat.completion.chunk', model: 'client-model' });
+  });
+
+  test('writes each chunk byte for byte as JSON.stringify of the chunk object, escapes included', () => {
+    const meta = { id: 'a"b\\c', model: 'model "quoted" \u2028 ü', created: 1700000000 };
+    const encoder = adapter.createStreamEncoder(meta, createRequest());
+    const text = encoder.encode({ type: 'text', text: 'line\n"two" \u0000 ✓' }) + encoder.end();
+    const chunk = (delta: unknown, finish: string | null) =>
+      `data: ${JSON.stringify({ id: 'chatcmpl-a"b\\c', object: 'chat.completion.chunk', created: 1700000000, model: meta.model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+    expect(text).toBe(
+      chunk({ role: 'assistant', content: '' }, null) + chunk({ content: 'line\n"two" \u0000 ✓' }, null) + chunk({}, 'stop') + 'data: [DONE]\n\n',
+    );
   });
 
   test('omits the usage chunk when the client did not ask for it, but still ends with a finish chunk and [DONE]', () => {

@@ -82,14 +82,11 @@ export function createOpenAIChatStreamEncoder(meta: ResponseMeta, request: Canon
   let started = false;
   let finished = false;
   let usage: CanonicalUsage = {};
+  // Every chunk shares its envelope: serialised once, byte for byte what JSON.stringify gives for
+  // { id, object, created, model, choices: [{ index, delta, logprobs, finish_reason }] }.
+  const head = `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${meta.created},"model":${JSON.stringify(meta.model)},"choices":[{"index":0,"delta":`;
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null): string =>
-    formatSseJson({
-      id,
-      object: 'chat.completion.chunk',
-      created: meta.created,
-      model: meta.model,
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
-    });
+    `${head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}\n\n`;
   const start = (): string => {
     if (started) return '';
     started = true;
