@@ -48,6 +48,8 @@ function buildBody(endpoint: PassthroughEndpoint, call: OpCall, adapter: Protoco
 }
 
 const MAX_JSON_BYTES = 8 * 1024 * 1024;
+/** Pieces of a piped body are gathered into one write up to this size (or the end of the tick). */
+const COALESCE_BYTES = 64 * 1024;
 
 /**
  * The client's response headers as a flat name/value list (what `writeHead` takes without copying): the
@@ -124,17 +126,38 @@ function pipeBody(call: OpCall, response: VendorResponse, tap: StreamTap | undef
       return true;
     };
     const resume = () => body.resume();
+    // Small pieces of one tick (a vendor read often holds many events) leave in one write: each write of
+    // a chunked response costs four socket writes of its own.
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let flushing = false;
+    const flush = (): void => {
+      flushing = false;
+      if (pending.length === 0 || res.destroyed || res.writableEnded) return;
+      const out = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
+      pending = [];
+      pendingBytes = 0;
+      if (!res.write(out)) {
+        body.pause();
+        res.once('drain', resume);
+      }
+    };
     const send = (chunk: Buffer): void => {
       if (settled || (!started && !start())) return;
       const out = tap ? tap.push(chunk) : chunk;
-      if (out.length && !res.write(out)) {
-        body.pause();
-        res.once('drain', resume);
+      if (out.length === 0) return;
+      pending.push(out);
+      pendingBytes += out.length;
+      if (pendingBytes >= COALESCE_BYTES) flush();
+      else if (!flushing) {
+        flushing = true;
+        process.nextTick(flush);
       }
     };
     body.on('data', send);
     body.on('end', () => {
       if (settled || (!started && !start())) return;
+      flush();
       const rest = tap?.end();
       if (rest?.length) res.end(rest);
       else res.end();
@@ -143,6 +166,7 @@ function pipeBody(call: OpCall, response: VendorResponse, tap: StreamTap | undef
     body.on('error', (error: any) => {
       if (settled) return;
       if (!started) return settle(toVendorFailure(error, ctx, call.vendor));
+      flush();
       if (!res.writableEnded && !res.destroyed && tap) {
         const timeout = error?.code === 'UND_ERR_BODY_TIMEOUT';
         const failure = timeout

@@ -29,7 +29,8 @@ export function createSseParser(onEvent: (event: SseEvent) => void): SseParser {
   const decoder = new StringDecoder('utf8');
   const strayLines: string[] = [];
   const parser: EventSourceParser = createParser({
-    onEvent: (message) => onEvent({ event: message.event, data: message.data, id: message.id }),
+    // The parser's message has the SseEvent shape already ({ event?, data, id? }): passed as it is.
+    onEvent,
     onError: (error) => {
       if (error.type === 'unknown-field' && error.line !== undefined) strayLines.push(error.line);
     },

@@ -155,10 +155,14 @@ export type StreamEvent =
 
 /** Merges `next` over `base` field by field (a stream's usage arrives in pieces). */
 export function mergeUsage(base: CanonicalUsage, next: CanonicalUsage): CanonicalUsage {
+  // Field by field (called for every usage event of a stream: no entries array per call).
   const merged: CanonicalUsage = { ...base };
-  for (const [key, value] of Object.entries(next) as Array<[keyof CanonicalUsage, number | undefined]>) {
-    if (value !== undefined) merged[key] = value;
-  }
+  if (next.inputTokens !== undefined) merged.inputTokens = next.inputTokens;
+  if (next.outputTokens !== undefined) merged.outputTokens = next.outputTokens;
+  if (next.totalTokens !== undefined) merged.totalTokens = next.totalTokens;
+  if (next.cachedTokens !== undefined) merged.cachedTokens = next.cachedTokens;
+  if (next.cacheCreationTokens !== undefined) merged.cacheCreationTokens = next.cacheCreationTokens;
+  if (next.reasoningTokens !== undefined) merged.reasoningTokens = next.reasoningTokens;
   return merged;
 }
 

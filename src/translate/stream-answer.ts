@@ -1,7 +1,7 @@
 /**
- * Streams a translated answer: each vendor read is parsed, decoded to canonical events, re-encoded in the
- * client's style and written as one piece, synchronously, in the read's own callback (no per-event
- * promise). Backpressure pauses the vendor body until the client drains.
+ * Streams a translated answer: each vendor read is parsed, decoded to canonical events and re-encoded in
+ * the client's style synchronously, in the read's own callback (no per-event promise); what one tick
+ * produced is written as one piece. Backpressure pauses the vendor body until the client drains.
  */
 import type { Style } from '../config/types.ts';
 import { GatewayError, renderStreamError, toGatewayError } from '../errors.ts';
@@ -62,6 +62,9 @@ export function answerStream(job: StreamJob): Promise<void> {
     writeStream(ctx, out);
     out = '';
   };
+  // The events of one tick (a vendor read often holds many) leave in one write: each write of a chunked
+  // response costs four socket writes of its own.
+  let flushing = false;
 
   return new Promise<void>((resolve, reject) => {
     let settled = false;
@@ -79,9 +82,10 @@ export function answerStream(job: StreamJob): Promise<void> {
       resolve();
     };
     const resume = () => body.resume();
-    body.on('data', (chunk: Buffer) => {
+    const flushTick = (): void => {
+      flushing = false;
+      if (settled) return;
       try {
-        parser.feed(chunk);
         flush();
       } catch (error) {
         return settle(error);
@@ -89,6 +93,17 @@ export function answerStream(job: StreamJob): Promise<void> {
       if (res.writableNeedDrain) {
         body.pause();
         res.once('drain', resume);
+      }
+    };
+    body.on('data', (chunk: Buffer) => {
+      try {
+        parser.feed(chunk);
+      } catch (error) {
+        return settle(error);
+      }
+      if (out && !flushing) {
+        flushing = true;
+        process.nextTick(flushTick);
       }
     });
     body.on('end', () => {

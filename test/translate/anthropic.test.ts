@@ -164,6 +164,22 @@ describe('messages adapter: responses', () => {
 });
 
 describe('messages adapter: streams', () => {
+  test.each([
+    ['the API\'s own layout', '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi \\"there\\"}}"}}', 'Hi "there"}}'],
+    ['an escaped unicode text', '{"type":"content_block_delta","index":12,"delta":{"type":"text_delta","text":"\\u00fc\\n"}}', 'ü\n'],
+    ['another key order', '{"index":0,"type":"content_block_delta","delta":{"text":"x","type":"text_delta"}}', 'x'],
+    ['an extra field after the text', '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x","extra":{"a":1}}}', 'x'],
+    ['spaces after colons', '{"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "x"}}', 'x'],
+  ])('reads a text delta written in %s', (_, data, text) => {
+    expect(adapter.createStreamDecoder().decode({ event: 'content_block_delta', data })).toEqual([{ type: 'text', text }]);
+  });
+
+  test('reads an empty text delta as no event, and a broken one as an unreadable stream', () => {
+    const decoder = adapter.createStreamDecoder();
+    expect(decoder.decode({ data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":""}}' })).toEqual([]);
+    expect(() => decoder.decode({ data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x}}' })).toThrow('unreadable stream event');
+  });
+
   test('decodes the text stream fixture (pings ignored) with input then output usage', () => {
     const { events, done } = decodeStream(adapter, readSseFixture('anthropic/messages-stream.sse'));
     expect(done).toBe(true);

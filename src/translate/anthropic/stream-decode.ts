@@ -19,6 +19,10 @@ export function createAnthropicStreamDecoder(): StreamDecoder {
       return done;
     },
     decode(event: SseEvent): StreamEvent[] {
+      // Pings and block ends carry nothing the canonical stream needs: not parsed.
+      if (event.event === 'ping' || event.event === 'content_block_stop') return [];
+      const text = readTextDelta(event.data);
+      if (text !== undefined) return text ? [{ type: 'text', text }] : [];
       const data = parseEvent(event.data);
       const type = typeof data.type === 'string' ? data.type : event.event;
       switch (type) {
@@ -53,6 +57,34 @@ export function createAnthropicStreamDecoder(): StreamDecoder {
       }
     },
   };
+}
+
+const TEXT_DELTA_HEAD = '{"type":"content_block_delta","index":';
+const TEXT_DELTA_FIELD = ',"delta":{"type":"text_delta","text":';
+const QUOTE = 0x22;
+
+/**
+ * The text of a `text_delta` event written the way the API writes it (most events of a stream), read
+ * without parsing the whole event: only its string literal is decoded. Anything else (other key order,
+ * extra fields, spaces) gives undefined and goes through the full parse.
+ */
+function readTextDelta(data: string): string | undefined {
+  if (!data.startsWith(TEXT_DELTA_HEAD)) return undefined;
+  let i = TEXT_DELTA_HEAD.length;
+  while (i < data.length && data.charCodeAt(i) >= 0x30 && data.charCodeAt(i) <= 0x39) i++;
+  if (i === TEXT_DELTA_HEAD.length || !data.startsWith(TEXT_DELTA_FIELD, i)) return undefined;
+  const start = i + TEXT_DELTA_FIELD.length;
+  const end = data.length - 2;
+  if (!data.endsWith('}}') || end - start < 2 || data.charCodeAt(start) !== QUOTE || data.charCodeAt(end - 1) !== QUOTE) return undefined;
+  const literal = data.slice(start, end);
+  // One plain literal (no escapes, no quote before its end) is its own text; anything else is parsed.
+  if (literal.indexOf('\\') === -1) return literal.indexOf('"', 1) === literal.length - 1 ? literal.slice(1, -1) : undefined;
+  try {
+    const text: unknown = JSON.parse(literal);
+    return typeof text === 'string' ? text : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function parseEvent(text: string): Record<string, any> {

@@ -87,6 +87,8 @@ export function createOpenAIChatStreamEncoder(meta: ResponseMeta, request: Canon
   const head = `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${meta.created},"model":${JSON.stringify(meta.model)},"choices":[{"index":0,"delta":`;
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null): string =>
     `${head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}\n\n`;
+  // The most frequent chunk, { content } as JSON.stringify writes it.
+  const textChunk = (text: string): string => `${head}{"content":${JSON.stringify(text)}},"logprobs":null,"finish_reason":null}]}\n\n`;
   const start = (): string => {
     if (started) return '';
     started = true;
@@ -98,7 +100,7 @@ export function createOpenAIChatStreamEncoder(meta: ResponseMeta, request: Canon
         case 'start':
           return start();
         case 'text':
-          return start() + chunk({ content: event.text });
+          return start() + textChunk(event.text);
         case 'tool_call_start':
           return start() + chunk({ tool_calls: [{ index: event.index, id: event.id, type: 'function', function: { name: event.name, arguments: '' } }] });
         case 'tool_call_delta':
