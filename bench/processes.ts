@@ -45,9 +45,13 @@ export function definePinnedCommand(command: string, args: string[], cpu?: numbe
   return ['taskset', ['-c', String(cpu), command, ...args]];
 }
 
-/** Starts `node --import tsx <args>` (pinned when asked); stderr is kept for the error message. */
+/**
+ * Starts `node --import tsx <args>` (plain `node` for a bundled `.mjs` script), pinned when asked;
+ * stderr is kept for the error message.
+ */
 export function startNodeProcess(options: NodeProcessOptions): BenchProcess {
-  const nodeArgs = [...(options.nodeFlags ?? []), '--import', 'tsx', ...options.args];
+  const loader = options.args[0]?.endsWith('.mjs') ? [] : ['--import', 'tsx'];
+  const nodeArgs = [...(options.nodeFlags ?? []), ...loader, ...options.args];
   const [command, args] = definePinnedCommand(process.execPath, nodeArgs, options.cpu);
   const child = spawn(command, args, { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';

@@ -1,7 +1,8 @@
 /**
- * Starting the two proxies under test on a config: the gateway (`src/cli.ts start`) and the floor
- * (`bench/floor-proxy.ts`), each one node process pinned to the proxy CPU, ready once `/healthz` answers.
+ * Starting the two proxies under test on a config: the gateway (`dist/gateway.mjs start`) and the floor
+ * (bench/floor-proxy.ts, bundled), each one node process pinned to the proxy CPU, ready once `/healthz` answers.
  */
+import { bundleEntry } from '../scripts/bundle.ts';
 import type { BenchConfigFiles } from './config.ts';
 import { findFreePort, startNodeProcess, waitForHealthy, type BenchProcess } from './processes.ts';
 
@@ -25,10 +26,25 @@ export interface ProxyOptions {
   nodeFlags?: string[];
 }
 
+/**
+ * Both proxies run as production builds (plain `node`, no TypeScript loader): the gateway as
+ * `npm run bundle` makes it, the floor bundled the same way, so neither pays for tsx.
+ */
+export const PROXY_BUNDLES: Record<ProxyKind, { entry: string; outfile: string }> = {
+  floor: { entry: 'bench/floor-proxy.ts', outfile: 'dist/bench-floor-proxy.mjs' },
+  gateway: { entry: 'src/cli.ts', outfile: 'dist/gateway.mjs' },
+};
+
+/** Builds both proxies' bundles (about a second); run once before any proxy starts. */
+export async function bundleProxies(): Promise<void> {
+  await Promise.all(Object.values(PROXY_BUNDLES).map(({ entry, outfile }) => bundleEntry(entry, outfile)));
+}
+
 /** The script and arguments that serve a config with one kind of proxy on a port. */
 export function defineProxyArgs(kind: ProxyKind, files: BenchConfigFiles, port: number): string[] {
-  if (kind === 'floor') return ['bench/floor-proxy.ts', '--map', files.mapFile, '--port', String(port)];
-  return ['src/cli.ts', 'start', '--config', files.configFile, '--port', String(port), '--host', '127.0.0.1', '--log-level', 'silent'];
+  const script = PROXY_BUNDLES[kind].outfile;
+  if (kind === 'floor') return [script, '--map', files.mapFile, '--port', String(port)];
+  return [script, 'start', '--config', files.configFile, '--port', String(port), '--host', '127.0.0.1', '--log-level', 'silent'];
 }
 
 /** Starts a floor or gateway and waits until it is healthy. */

@@ -14,7 +14,7 @@ import { CHAT_MODEL, CLIENT_KEY_ENV, VENDOR_KEY_ENV, writeBenchConfig, type Benc
 import type { LoadTool } from './load.ts';
 import { getLoadRunner } from './load.ts';
 import { hasTaskset, readFirstJsonLine, startNodeProcess, type BenchProcess } from './processes.ts';
-import { startProxy, type ProxyKind, type RunningProxy } from './proxies.ts';
+import { bundleProxies, startProxy, type ProxyKind, type RunningProxy } from './proxies.ts';
 import type { BenchContext, Side } from './scenarios/types.ts';
 
 /** Options of a run. */
@@ -78,6 +78,7 @@ export async function setupBench(options: SetupOptions): Promise<BenchSetup> {
     // The Anthropic vendor streams with the fast vendor's options, so a translated stream carries as many
     // content events as the passthrough stream it is compared with.
     const fastArgs = ['--key', vendorKey];
+    await bundleProxies();
     const [vendor, slowVendor, anthropic, dashscope] = await Promise.all([
       startVendor('vendor', fastArgs, cpu.load, owned),
       startVendor('slow vendor', ['--key', vendorKey, '--stream-events', '20', '--stream-interval-ms', '50'], cpu.load, owned),
