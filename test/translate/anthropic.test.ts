@@ -174,6 +174,15 @@ describe('messages adapter: streams', () => {
     expect(adapter.createStreamDecoder().decode({ event: 'content_block_delta', data })).toEqual([{ type: 'text', text }]);
   });
 
+  test('reads a text block start as no event when empty, as text when it carries some, and ends on message_stop', () => {
+    const decoder = adapter.createStreamDecoder();
+    expect(decoder.decode({ event: 'content_block_start', data: '{"type":"content_block_start","index":3,"content_block":{"type":"text","text":""}}' })).toEqual([]);
+    expect(decoder.decode({ event: 'content_block_start', data: '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"Hi"}}' })).toEqual([{ type: 'text', text: 'Hi' }]);
+    expect(decoder.done).toBe(false);
+    expect(decoder.decode({ event: 'message_stop', data: '{"type":"message_stop"}' })).toEqual([]);
+    expect(decoder.done).toBe(true);
+  });
+
   test('reads an empty text delta as no event, and a broken one as an unreadable stream', () => {
     const decoder = adapter.createStreamDecoder();
     expect(decoder.decode({ data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":""}}' })).toEqual([]);

@@ -12,15 +12,19 @@ import { decodeAnthropicError, readAnthropicStop, readAnthropicUsage } from './r
  * (completion), `error`. Pings and thinking blocks produce nothing.
  */
 export function createAnthropicStreamDecoder(): StreamDecoder {
-  let done = false;
   const toolIndexes = new Map<number, number>();
-  return {
-    get done() {
-      return done;
-    },
+  // A plain property, not a getter: a decoder is made per stream, and an accessor literal costs more.
+  const decoder = {
+    done: false,
     decode(event: SseEvent): StreamEvent[] {
-      // Pings and block ends carry nothing the canonical stream needs: not parsed.
+      // Pings and block ends carry nothing the canonical stream needs, nor does the end of the message
+      // beyond being there, nor the usual empty text block start: none of them is parsed.
       if (event.event === 'ping' || event.event === 'content_block_stop') return [];
+      if (event.event === 'message_stop') {
+        decoder.done = true;
+        return [];
+      }
+      if (isEmptyTextStart(event.data)) return [];
       const text = readTextDelta(event.data);
       if (text !== undefined) return text ? [{ type: 'text', text }] : [];
       const data = parseEvent(event.data);
@@ -48,7 +52,7 @@ export function createAnthropicStreamDecoder(): StreamDecoder {
           return out;
         }
         case 'message_stop':
-          done = true;
+          decoder.done = true;
           return [];
         case 'error':
           return [{ type: 'error', error: decodeAnthropicError(0, data) }];
@@ -57,6 +61,26 @@ export function createAnthropicStreamDecoder(): StreamDecoder {
       }
     },
   };
+  return decoder;
+}
+
+const TEXT_START_HEAD = '{"type":"content_block_start","index":';
+const TEXT_START_TAIL = ',"content_block":{"type":"text","text":""}}';
+
+/** Whether `data` is exactly the start of a text block with no text yet (how the API starts one). */
+function isEmptyTextStart(data: string): boolean {
+  if (!data.startsWith(TEXT_START_HEAD) || !data.endsWith(TEXT_START_TAIL)) return false;
+  return isDigits(data, TEXT_START_HEAD.length, data.length - TEXT_START_TAIL.length);
+}
+
+/** Whether `text` holds only ASCII digits from `start` to `end` (and at least one). */
+function isDigits(text: string, start: number, end: number): boolean {
+  if (end <= start) return false;
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x30 || code > 0x39) return false;
+  }
+  return true;
 }
 
 const TEXT_DELTA_HEAD = '{"type":"content_block_delta","index":';
@@ -70,10 +94,9 @@ const QUOTE = 0x22;
  */
 function readTextDelta(data: string): string | undefined {
   if (!data.startsWith(TEXT_DELTA_HEAD)) return undefined;
-  let i = TEXT_DELTA_HEAD.length;
-  while (i < data.length && data.charCodeAt(i) >= 0x30 && data.charCodeAt(i) <= 0x39) i++;
-  if (i === TEXT_DELTA_HEAD.length || !data.startsWith(TEXT_DELTA_FIELD, i)) return undefined;
-  const start = i + TEXT_DELTA_FIELD.length;
+  const field = data.indexOf(TEXT_DELTA_FIELD, TEXT_DELTA_HEAD.length);
+  if (field === -1 || !isDigits(data, TEXT_DELTA_HEAD.length, field)) return undefined;
+  const start = field + TEXT_DELTA_FIELD.length;
   const end = data.length - 2;
   if (!data.endsWith('}}') || end - start < 2 || data.charCodeAt(start) !== QUOTE || data.charCodeAt(end - 1) !== QUOTE) return undefined;
   const literal = data.slice(start, end);

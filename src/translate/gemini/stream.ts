@@ -14,12 +14,10 @@ import { decodeGeminiError, readGeminiFinish, readGeminiParts, readGeminiUsage, 
  */
 export function createGeminiStreamDecoder(): StreamDecoder {
   let started = false;
-  let done = false;
   let tools = 0;
-  return {
-    get done() {
-      return done;
-    },
+  // A plain property, not a getter: a decoder is made per stream, and an accessor literal costs more.
+  const decoder = {
+    done: false,
     decode(event: SseEvent): StreamEvent[] {
       const chunk = parseChunk(event.data);
       if (isRecord(chunk.error)) return [{ type: 'error', error: decodeGeminiError(0, chunk) }];
@@ -40,15 +38,16 @@ export function createGeminiStreamDecoder(): StreamDecoder {
       }
       if (isRecord(chunk.usageMetadata)) out.push({ type: 'usage', usage: readGeminiUsage(chunk.usageMetadata) });
       if (candidate?.finishReason) {
-        done = true;
+        decoder.done = true;
         out.push({ type: 'finish', reason: readGeminiFinish(candidate.finishReason, tools > 0) });
       } else if (!candidate && chunk.promptFeedback?.blockReason !== undefined) {
-        done = true;
+        decoder.done = true;
         out.push({ type: 'finish', reason: 'content_filter' });
       }
       return out;
     },
   };
+  return decoder;
 }
 
 function parseChunk(data: string): Record<string, any> {

@@ -14,15 +14,13 @@ import { GatewayError } from '../../errors.ts';
  */
 export function createOpenAIChatStreamDecoder(): StreamDecoder {
   let started = false;
-  let done = false;
   const toolIndexes = new Map<number, number>();
-  return {
-    get done() {
-      return done;
-    },
+  // A plain property, not a getter: a decoder is made per stream, and an accessor literal costs more.
+  const decoder = {
+    done: false,
     decode(event: SseEvent): StreamEvent[] {
       if (event.data === '[DONE]') {
-        done = true;
+        decoder.done = true;
         return [];
       }
       const chunk = parseChunk(event.data);
@@ -38,6 +36,7 @@ export function createOpenAIChatStreamDecoder(): StreamDecoder {
       return out;
     },
   };
+  return decoder;
 }
 
 function parseChunk(data: string): Record<string, any> {
