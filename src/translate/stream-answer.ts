@@ -1,7 +1,7 @@
 /**
- * Streams a translated answer: each vendor read is parsed, decoded to canonical events and re-encoded in
- * the client's style synchronously, in the read's own callback (no per-event promise); what one tick
- * produced is written as one piece. Backpressure pauses the vendor body until the client drains.
+ * Streams a translated answer: the vendor reads of one tick are parsed, decoded to canonical events,
+ * re-encoded in the client's style and written as one piece, synchronously (no per-event promise).
+ * Backpressure pauses the vendor body until the client drains.
  */
 import type { Style } from '../config/types.ts';
 import { GatewayError, renderStreamError, toGatewayError } from '../errors.ts';
@@ -62,9 +62,19 @@ export function answerStream(job: StreamJob): Promise<void> {
     writeStream(ctx, out);
     out = '';
   };
-  // The events of one tick (a vendor read often holds many) leave in one write: each write of a chunked
-  // response costs four socket writes of its own.
-  let flushing = false;
+  // The reads of one tick (a vendor's network read often holds many small chunks, an event each) are
+  // parsed together and leave in one write: each parse call and each write of a chunked response has a
+  // cost of its own (a write is four socket writes).
+  let reads: Buffer[] = [];
+  let readBytes = 0;
+  const parseReads = (): void => {
+    if (reads.length === 0) return;
+    const chunk = reads.length === 1 ? reads[0] : Buffer.concat(reads, readBytes);
+    reads = [];
+    readBytes = 0;
+    parser.feed(chunk);
+  };
+  let ticking = false;
 
   return new Promise<void>((resolve, reject) => {
     let settled = false;
@@ -82,10 +92,11 @@ export function answerStream(job: StreamJob): Promise<void> {
       resolve();
     };
     const resume = () => body.resume();
-    const flushTick = (): void => {
-      flushing = false;
+    const tick = (): void => {
+      ticking = false;
       if (settled) return;
       try {
+        parseReads();
         flush();
       } catch (error) {
         return settle(error);
@@ -96,18 +107,16 @@ export function answerStream(job: StreamJob): Promise<void> {
       }
     };
     body.on('data', (chunk: Buffer) => {
-      try {
-        parser.feed(chunk);
-      } catch (error) {
-        return settle(error);
-      }
-      if (out && !flushing) {
-        flushing = true;
-        process.nextTick(flushTick);
+      reads.push(chunk);
+      readBytes += chunk.length;
+      if (!ticking) {
+        ticking = true;
+        process.nextTick(tick);
       }
     });
     body.on('end', () => {
       try {
+        parseReads();
         parser.end();
         if (!decoder.done) throw readStrayError(job, parser.stray);
         encoder ??= job.client.createStreamEncoder(job.createMeta(undefined), job.request);
