@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 
-/** What {@link collectChunks} read: the chunks, their size, and whether the stream ended. */
+/** What {@link readChunks} read: the chunks, their size, and whether the stream ended. */
 export interface Collected {
   chunks: Buffer[];
   size: number;
@@ -41,12 +41,5 @@ export function readChunks(stream: Readable, limit: number, done: (error: unknow
     stream.off('data', onData);
     stream.off('end', onEnd);
     done(error);
-  });
-}
-
-/** {@link readChunks} as a promise: rejects with the stream's error. */
-export function collectChunks(stream: Readable, limit: number): Promise<Collected> {
-  return new Promise((resolve, reject) => {
-    readChunks(stream, limit, (error, collected) => (collected ? resolve(collected) : reject(error)));
   });
 }

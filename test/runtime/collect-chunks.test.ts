@@ -1,6 +1,10 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { collectChunks } from '../../src/runtime/collect-chunks.ts';
+import { readChunks, type Collected } from '../../src/runtime/collect-chunks.ts';
+
+/** readChunks as a promise (the tests' way to wait for its one callback). */
+const collectChunks = (stream: Readable, limit: number) =>
+  new Promise<Collected>((resolve, reject) => readChunks(stream, limit, (error, collected) => (collected ? resolve(collected) : reject(error))));
 
 const from = (parts: string[]) => Readable.from(parts.map((p) => Buffer.from(p)), { objectMode: false });
 
