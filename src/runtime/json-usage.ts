@@ -20,12 +20,21 @@ function findObjectAfter(body: Buffer, at: number): number {
 
 /** True when `bytes` hold a usage object of the adapter's protocol, not a `null` usage some streams repeat. */
 export function hasUsageObject(bytes: Buffer, adapter: ProtocolAdapter): boolean {
+  return findUsageObject(bytes, adapter) !== -1;
+}
+
+/** Where the first usage field followed by an object starts in `bytes` (its opening quote), or -1. */
+export function findUsageObject(bytes: Buffer, adapter: ProtocolAdapter): number {
+  let first = -1;
   for (const { bytes: field } of getMarkers(adapter)) {
-    for (let at = bytes.indexOf(field); at !== -1; at = bytes.indexOf(field, at + field.length)) {
-      if (findObjectAfter(bytes, at + field.length) !== -1) return true;
+    for (let at = bytes.indexOf(field); at !== -1 && (first === -1 || at < first); at = bytes.indexOf(field, at + field.length)) {
+      if (findObjectAfter(bytes, at + field.length) !== -1) {
+        first = at;
+        break;
+      }
     }
   }
-  return false;
+  return first;
 }
 
 /** Copies the usage fields a vendor reported into the request's usage. */

@@ -1,5 +1,5 @@
 import type { ProtocolAdapter } from '../protocols/types.ts';
-import { addUsage, hasUsageObject } from './json-usage.ts';
+import { addUsage, findUsageObject, hasUsageObject } from './json-usage.ts';
 import type { Usage } from './types.ts';
 
 const NEWLINE = 0x0a;
@@ -30,8 +30,14 @@ export class StreamTap {
     }
     this.tail = lastBreak === bytes.length - 1 ? undefined : bytes.subarray(lastBreak + 1);
     const complete = this.tail ? bytes.subarray(0, lastBreak + 1) : bytes;
-    if (!hasUsageObject(complete, this.adapter) && !this.skipBlank) return complete;
-    return this.readLines(complete);
+    if (this.skipBlank) return this.readLines(complete);
+    const at = findUsageObject(complete, this.adapter);
+    if (at === -1) return complete;
+    // Only the lines from the first usage event on are read; the events before it pass as they are
+    // (a vendor read often holds a whole stream, the usage event last).
+    const lineStart = complete.lastIndexOf(NEWLINE, at) + 1;
+    if (lineStart === 0) return this.readLines(complete);
+    return Buffer.concat([complete.subarray(0, lineStart), this.readLines(complete.subarray(lineStart))]);
   }
 
   /** The stream ended: the bytes still held. */

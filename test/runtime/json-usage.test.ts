@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { anthropicAdapter } from '../../src/protocols/anthropic.ts';
 import { geminiAdapter } from '../../src/protocols/gemini.ts';
 import { openaiAdapter } from '../../src/protocols/openai.ts';
-import { looksLikeJson, readUsageFromJson } from '../../src/runtime/json-usage.ts';
+import { findUsageObject, looksLikeJson, readUsageFromJson } from '../../src/runtime/json-usage.ts';
 import { VENDOR_FIXTURES } from '../helpers/vendor-fixtures.ts';
 
 const fixture = (name: string) => readFileSync(`${VENDOR_FIXTURES}/${name}`);
@@ -34,3 +34,13 @@ describe('reading usage from a whole JSON answer without parsing it all', () => 
   });
 });
 
+describe('finding the first usage object in stream bytes', () => {
+  it('skips usage fields that are null and points at the first one holding an object', () => {
+    const text = 'data: {"usage":null}\n\ndata: {"usage" : {"total_tokens":3}}\n\ndata: {"usage":{"total_tokens":4}}\n\n';
+    expect(findUsageObject(Buffer.from(text), openaiAdapter)).toBe(text.indexOf('"usage" : {'));
+  });
+
+  it('answers -1 when no usage object is there', () => {
+    expect(findUsageObject(Buffer.from('data: {"usage":null,"x":"usage"}\n\n'), openaiAdapter)).toBe(-1);
+  });
+});

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { anthropicAdapter } from '../../src/protocols/anthropic.ts';
 import { geminiAdapter } from '../../src/protocols/gemini.ts';
 import { openaiAdapter } from '../../src/protocols/openai.ts';
 import type { ProtocolAdapter } from '../../src/protocols/types.ts';
@@ -53,6 +54,19 @@ describe('the stream tap between vendor and client', () => {
   it('keeps an event with empty choices that carries no usage', () => {
     const stream = 'data: {"choices":[],"usage":null}\n\ndata: [DONE]\n\n';
     expect(tapText(stream, openaiAdapter, true, 5).text).toBe(stream);
+  });
+
+  it('reads every usage event of a piece that holds a whole stream, and passes the events around them unchanged', () => {
+    const stream = [
+      'event: ping\ndata: {"type":"ping"}\n\n',
+      'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":11,"output_tokens":1}}}\n\n',
+      'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}\n\n',
+      'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":6}}\n\n',
+      'event: message_stop\ndata: {"type":"message_stop"}\n\n',
+    ].join('');
+    const { text, usage } = tapText(stream, anthropicAdapter, false, 100_000);
+    expect(text).toBe(stream);
+    expect(usage).toMatchObject({ inputTokens: 11, outputTokens: 6 });
   });
 
   it('keeps the final Gemini counts from the last CRLF-framed chunk', () => {
