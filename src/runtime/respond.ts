@@ -48,8 +48,12 @@ export function startStream(
   const { res } = ctx;
   if (res.headersSent) return;
   markFirstByte(ctx);
+  // A flat list (no merged object per stream); the request's own headers win over `headers`.
+  const list: string[] = [];
+  for (const name in headers) if (!(name in ctx.headers)) list.push(name, headers[name]);
+  for (const name in ctx.headers) list.push(name, ctx.headers[name]);
   // No flushHeaders: the headers leave with the first piece written, in the same packet.
-  res.writeHead(status, { ...headers, ...ctx.headers });
+  res.writeHead(status, list);
 }
 
 /**
