@@ -12,7 +12,7 @@ import type { ClientAdapter, ResponseMeta, VendorAdapter } from './adapter.ts';
 import { createFieldPolicy } from './field-policy.ts';
 import { createIdSuffix } from './helpers.ts';
 import { readVendorError } from '../runtime/vendor-error.ts';
-import { answerStream, NO_HEADERS } from './stream-answer.ts';
+import { answerStream } from './stream-answer.ts';
 
 /** A client style's adapter and the vendor protocol's adapter joined into one handler. */
 export function createTranslationHandler(style: Style, client: ClientAdapter, vendor: VendorAdapter, stream?: boolean): OpHandler {
@@ -29,7 +29,7 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
       headers: { 'content-type': 'application/json', accept: request.stream ? 'text/event-stream' : 'application/json' },
     });
     if (response.status < 200 || response.status >= 300) throw await readVendorError(call.vendor, response);
-    const headers: Record<string, string> = policy.dropped.length > 0 ? { 'x-gateway-dropped-fields': policy.dropped.join(', ') } : NO_HEADERS;
+    const headers: Record<string, string> = policy.dropped.length > 0 ? { 'x-gateway-dropped-fields': policy.dropped.join(', ') } : {};
     const model = ctx.modelId ?? call.model.id;
     if (!request.stream) return answerWhole(ctx, client, vendor, request, response, model, headers);
     return answerStream({

@@ -15,9 +15,6 @@ import { createVendorGatewayError } from '../runtime/vendor-error.ts';
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
 
-/** The extra headers of a stream that has none (shared, never written to). */
-export const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
-
 /** Everything one translated stream needs. */
 export interface StreamJob {
   ctx: RequestContext;
@@ -61,7 +58,7 @@ export function answerStream(job: StreamJob): Promise<void> {
   });
   const flush = (): void => {
     if (!out) return;
-    if (!res.headersSent) startStream(ctx, 200, job.headers === NO_HEADERS ? SSE_HEADERS : { ...SSE_HEADERS, ...job.headers });
+    if (!res.headersSent) startStream(ctx, 200, { ...SSE_HEADERS, ...job.headers });
     writeStream(ctx, out);
     out = '';
   };
