@@ -1,6 +1,12 @@
 import type { ProtocolAdapter } from '../protocols/types.ts';
 import type { Usage } from './types.ts';
 
+const BACKSLASH = 0x5c;
+const QUOTE = 0x22;
+const OPEN = 0x7b;
+const CLOSE = 0x7d;
+const COLON = 0x3a;
+
 /** The `"field"` byte strings of an adapter's usage fields, made once per adapter. */
 const markerCache = new WeakMap<ProtocolAdapter, { name: string; bytes: Buffer }[]>();
 
@@ -44,11 +50,6 @@ export function addUsage(into: Usage, usage: Usage | undefined): void {
     if (value !== undefined) into[name] = value;
   }
 }
-const BACKSLASH = 0x5c;
-const QUOTE = 0x22;
-const OPEN = 0x7b;
-const CLOSE = 0x7d;
-const COLON = 0x3a;
 
 function isSpace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
