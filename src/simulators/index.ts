@@ -1,6 +1,6 @@
 /**
  * Simulated vendors: real local HTTP servers speaking each vendor's wire format (see
- * /work/shared/fixtures/vendors). Used by `--simulate`, by every test and by the benchmark.
+ * test/fixtures/vendors). Used by `--simulate`, by every test and by the benchmark.
  */
 import { startAnthropicSimulator } from './anthropic.ts';
 import { startDashScopeSimulator } from './dashscope.ts';
