@@ -1,7 +1,8 @@
 /**
  * The request bodies the scenarios send, written once into the bench's temporary directory: a chat
- * request, the same streamed, the same streamed to the translated model, the slow-stream request, a 5 MB
- * multipart transcription upload and a shape-A image generation.
+ * request, the same streamed, the same streamed to the translated model, the same as an Anthropic messages
+ * stream (sent straight to the vendor), the slow-stream request, a 5 MB multipart transcription upload and
+ * a shape-A image generation.
  */
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -14,6 +15,8 @@ export interface BenchBodies {
   stream: string;
   /** The streamed chat request to the Anthropic-protocol model (same messages as `stream`). */
   translatedStream: string;
+  /** The same conversation as an Anthropic messages stream request (for the vendor directly). */
+  messagesStream: string;
   slowStream: string;
   /** A shape-A image generation (`{model, prompt, size}`). */
   images: string;
@@ -36,6 +39,12 @@ export function defineChatBody(model: string, stream: boolean): string {
     max_tokens: 64,
     ...(stream ? { stream: true } : {}),
   });
+}
+
+/** The chat body's conversation as an Anthropic messages request, streamed. */
+export function defineMessagesBody(model: string): string {
+  const chat = JSON.parse(defineChatBody(model, true));
+  return JSON.stringify({ model, system: chat.messages[0].content, messages: [chat.messages[1]], max_tokens: chat.max_tokens, temperature: chat.temperature, stream: true });
 }
 
 /** A shape-A image generation request: model, prompt and a WxH size, nothing else. */
@@ -66,6 +75,7 @@ export async function writeBodies(dir: string, uploadBytes = 5 * 1024 * 1024): P
     chat: join(dir, 'chat.json'),
     stream: join(dir, 'stream.json'),
     translatedStream: join(dir, 'translated-stream.json'),
+    messagesStream: join(dir, 'messages-stream.json'),
     slowStream: join(dir, 'slow-stream.json'),
     upload: join(dir, 'upload.multipart'),
     images: join(dir, 'images.json'),
@@ -73,6 +83,7 @@ export async function writeBodies(dir: string, uploadBytes = 5 * 1024 * 1024): P
   await writeFile(files.chat, defineChatBody(CHAT_MODEL, false));
   await writeFile(files.stream, defineChatBody(CHAT_MODEL, true));
   await writeFile(files.translatedStream, defineChatBody(TRANSLATED_MODEL, true));
+  await writeFile(files.messagesStream, defineMessagesBody(TRANSLATED_MODEL));
   await writeFile(files.slowStream, defineChatBody(SLOW_MODEL, true));
   await writeFile(files.images, defineImagesBody(IMAGES_MODEL));
   await writeFile(files.upload, defineUploadBody(UPLOAD_MODEL, uploadBytes));
