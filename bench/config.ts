@@ -1,14 +1,16 @@
 /**
  * Writes the benchmark's configs: gateway.yaml's default routes and transforms, ten vendors (OpenAI-,
- * Anthropic-, Gemini- and DashScope-protocol, every base URL pointing at a local simulated vendor: the
- * Anthropic- and DashScope-protocol ones at their own simulators, the rest at the OpenAI one), and exactly
- * N models (the bench's own, gateway.yaml's models remapped onto the bench vendors, then generated ones),
- * plus the floor proxy's model map describing the same vendors and models.
+ * Anthropic-, Gemini- and DashScope-protocol, every base URL pointing at a local vendor: the OpenAI- and
+ * Anthropic-protocol ones at the static fast vendor, the slow one and the DashScope one at simulators),
+ * exactly N models (the bench's own, gateway.yaml's models remapped onto the bench vendors, then generated
+ * ones) and the bench key with the deployment's limits, plus the floor proxy's model map describing the
+ * same vendors and models.
  */
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
+import { AS_DEPLOYED, type GatewayDeployment } from './deployment.ts';
 
 /** Environment variable holding the key the simulated vendors accept. */
 export const VENDOR_KEY_ENV = 'BENCH_VENDOR_KEY';
@@ -27,6 +29,9 @@ export const IMAGES_MODEL = 'bench-wan';
 /** The transform (from gateway.yaml) that turns a shape-A images body into the envelope. */
 const IMAGES_TRANSFORM = 'images-a-to-envelope';
 
+/** Models in the config of the shared floor and gateway (and of the quiet gateway). */
+export const MAIN_COUNT = 1000;
+
 /** Keep-alive connections per vendor, written into the YAML and the floor map alike (the gateway default). */
 const CONNECTIONS = 128;
 /** The slow vendor holds 1,000 streams at once: both proxies may open that many connections to it. */
@@ -40,11 +45,11 @@ export interface FloorMap {
 
 /** Where the local vendors listen: each simulator's own base URL. */
 export interface BenchVendorUrls {
-  /** The OpenAI simulator (`http://127.0.0.1:P/v1`). */
+  /** The static fast vendor's OpenAI base URL (`http://127.0.0.1:P/v1`). */
   vendor: string;
   /** The slow OpenAI simulator (`http://127.0.0.1:P/v1`). */
   slowVendor: string;
-  /** The Anthropic simulator (`http://127.0.0.1:P`), streaming like `vendor`. */
+  /** The static fast vendor's Anthropic base URL (`http://127.0.0.1:P`), streaming as many events as `vendor`. */
   anthropic: string;
   /** The DashScope simulator (`http://127.0.0.1:P/api/v1`). */
   dashscope: string;
@@ -55,6 +60,8 @@ export interface BenchConfigFiles {
   configFile: string;
   mapFile: string;
   modelCount: number;
+  /** How the gateway serving `configFile` runs (log, limits, metrics). */
+  deployment: GatewayDeployment;
 }
 
 /** Gateway.yaml's vendor names mapped to the bench vendor of the same protocol. */
@@ -110,12 +117,16 @@ function defineModels(count: number, defaults: Record<string, any>, vendorNames:
   return Object.fromEntries([...models].slice(0, count));
 }
 
-/** The bench config as a YAML-ready object (gateway.yaml's routes and transforms, bench server and key). */
-export function defineBenchConfig(count: number, urls: BenchVendorUrls, defaults = readDefaultConfig()): Record<string, any> {
+/**
+ * The bench config as a YAML-ready object (gateway.yaml's routes and transforms, bench server, and the
+ * bench key with the deployment's limits).
+ */
+export function defineBenchConfig(count: number, urls: BenchVendorUrls, defaults = readDefaultConfig(), deployment = AS_DEPLOYED): Record<string, any> {
   const vendors = defineVendors(urls);
+  const key = { name: 'bench', key: `env:${CLIENT_KEY_ENV}`, models: ['*'], ...(deployment.limits ? { limits: { ...deployment.limits } } : {}) };
   return {
     server: { host: '127.0.0.1', port: 0, body_limit: '25mb', store: 'memory' },
-    keys: [{ name: 'bench', key: `env:${CLIENT_KEY_ENV}`, models: ['*'] }],
+    keys: [key],
     vendors,
     models: defineModels(count, defaults.models ?? {}, Object.keys(vendors)),
     transforms: defaults.transforms ?? {},
@@ -139,12 +150,13 @@ export function readDefaultConfig(file = 'gateway.yaml'): Record<string, any> {
   return parse(readFileSync(file, 'utf8'));
 }
 
-/** Writes `bench-<count>.yaml` and `floor-<count>.json` into `dir`. */
-export async function writeBenchConfig(dir: string, count: number, urls: BenchVendorUrls): Promise<BenchConfigFiles> {
-  const config = defineBenchConfig(count, urls);
-  const configFile = join(dir, `bench-${count}.yaml`);
+/** Writes `bench-<count>.yaml` (`bench-<count>-<deployment>.yaml` but as deployed) and `floor-<count>.json` into `dir`. */
+export async function writeBenchConfig(dir: string, count: number, urls: BenchVendorUrls, deployment = AS_DEPLOYED): Promise<BenchConfigFiles> {
+  const config = defineBenchConfig(count, urls, readDefaultConfig(), deployment);
+  const configFile = join(dir, deployment === AS_DEPLOYED ? `bench-${count}.yaml` : `bench-${count}-${deployment.id}.yaml`);
   const mapFile = join(dir, `floor-${count}.json`);
-  await writeFile(configFile, `# Benchmark config (${count} models), written by bench/config.ts.\n${stringify(config, { lineWidth: 0, aliasDuplicateObjects: false })}`);
+  const header = `# Benchmark config (${count} models, gateway ${deployment.id}), written by bench/config.ts.\n`;
+  await writeFile(configFile, header + stringify(config, { lineWidth: 0, aliasDuplicateObjects: false }));
   await writeFile(mapFile, JSON.stringify(defineFloorMap(config)));
-  return { configFile, mapFile, modelCount: count };
+  return { configFile, mapFile, modelCount: count, deployment };
 }

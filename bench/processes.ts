@@ -4,7 +4,7 @@
  * polling `/healthz`, and their CPU time and RSS read from /proc.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -29,6 +29,8 @@ export interface NodeProcessOptions {
   /** CPU to pin the process to (ignored without taskset). */
   cpu?: number;
   env?: NodeJS.ProcessEnv;
+  /** File the process's stdout is appended to (instead of a pipe, which then yields no JSON line). */
+  stdoutFile?: string;
 }
 
 let tasksetFound: boolean | undefined;
@@ -47,13 +49,16 @@ export function definePinnedCommand(command: string, args: string[], cpu?: numbe
 
 /**
  * Starts `node --import tsx <args>` (plain `node` for a bundled `.mjs` script), pinned when asked;
- * stderr is kept for the error message.
+ * stderr is kept for the error message; stdout is a pipe, or appended to `stdoutFile` (opened O_APPEND,
+ * so the file may be truncated while the process writes).
  */
 export function startNodeProcess(options: NodeProcessOptions): BenchProcess {
   const loader = options.args[0]?.endsWith('.mjs') ? [] : ['--import', 'tsx'];
   const nodeArgs = [...(options.nodeFlags ?? []), ...loader, ...options.args];
   const [command, args] = definePinnedCommand(process.execPath, nodeArgs, options.cpu);
-  const child = spawn(command, args, { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const stdout = options.stdoutFile === undefined ? 'pipe' : openSync(options.stdoutFile, 'a');
+  const child = spawn(command, args, { env: { ...process.env, ...options.env }, stdio: ['ignore', stdout, 'pipe'] });
+  if (typeof stdout === 'number') closeSync(stdout);
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     if (stderr.length < 8000) stderr += chunk.toString();

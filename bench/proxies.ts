@@ -1,7 +1,9 @@
 /**
- * Starting the two proxies under test on a config: the gateway (`dist/gateway.mjs start`) and the floor
+ * Starting the two proxies under test on a config: the gateway (`dist/gateway.mjs start`, run as the
+ * config's deployment says: log level, and its stdout appended to a log file when it logs) and the floor
  * (bench/floor-proxy.ts, bundled), each one node process pinned to the proxy CPU, ready once `/healthz` answers.
  */
+import { join } from 'node:path';
 import { bundleEntry } from '../scripts/bundle.ts';
 import type { BenchConfigFiles } from './config.ts';
 import { findFreePort, startNodeProcess, waitForHealthy, type BenchProcess } from './processes.ts';
@@ -14,6 +16,8 @@ export interface RunningProxy {
   kind: ProxyKind;
   proc: BenchProcess;
   origin: string;
+  /** The file the gateway's request log is written to (none for the floor or a silent gateway). */
+  logFile?: string;
   stop(): Promise<void>;
 }
 
@@ -44,18 +48,26 @@ export async function bundleProxies(): Promise<void> {
 export function defineProxyArgs(kind: ProxyKind, files: BenchConfigFiles, port: number): string[] {
   const script = PROXY_BUNDLES[kind].outfile;
   if (kind === 'floor') return [script, '--map', files.mapFile, '--port', String(port)];
-  return [script, 'start', '--config', files.configFile, '--port', String(port), '--host', '127.0.0.1', '--log-level', 'silent'];
+  return [script, 'start', '--config', files.configFile, '--port', String(port), '--host', '127.0.0.1', '--log-level', files.deployment.logLevel];
+}
+
+/** Where a gateway on this port writes its log, beside its config (undefined: it does not log). */
+export function defineLogFile(kind: ProxyKind, files: BenchConfigFiles, port: number): string | undefined {
+  if (kind !== 'gateway' || files.deployment.logTo !== 'file') return undefined;
+  return join(files.configFile, '..', `gateway-${port}.log`);
 }
 
 /** Starts a floor or gateway and waits until it is healthy. */
 export async function startProxy(kind: ProxyKind, options: ProxyOptions): Promise<RunningProxy> {
   const port = await findFreePort();
+  const logFile = defineLogFile(kind, options.files, port);
   const proc = startNodeProcess({
     name: `${kind} (${options.files.modelCount} models)`,
     args: defineProxyArgs(kind, options.files, port),
     nodeFlags: options.nodeFlags,
     cpu: options.cpu,
     env: options.env,
+    stdoutFile: logFile,
   });
   const origin = `http://127.0.0.1:${port}`;
   try {
@@ -64,5 +76,5 @@ export async function startProxy(kind: ProxyKind, options: ProxyOptions): Promis
     await proc.stop();
     throw error;
   }
-  return { kind, proc, origin, stop: () => proc.stop() };
+  return { kind, proc, origin, logFile, stop: () => proc.stop() };
 }

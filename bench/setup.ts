@@ -1,8 +1,9 @@
 /**
- * Sets up a benchmark run: the vendor processes (fast and slow OpenAI, Anthropic paced like the fast
- * one, DashScope), the configs and bodies in a
- * temporary directory, and the shared floor and gateway on the 1,000-model config; then checks one chat
- * request through each proxy. `close()` stops every process this started and removes the directory.
+ * Sets up a benchmark run: the vendor processes (the static fast vendor answering OpenAI chat and
+ * Anthropic messages, the slow OpenAI simulator, the DashScope simulator), the configs and bodies in a
+ * temporary directory, and the shared floor and gateway (as deployed) on the 1,000-model config; then
+ * checks one chat request through each proxy, and that the gateway logs and limits as deployed.
+ * `close()` stops every process this started and removes the directory.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,7 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { writeBodies } from './bodies.ts';
-import { CHAT_MODEL, CLIENT_KEY_ENV, VENDOR_KEY_ENV, writeBenchConfig, type BenchConfigFiles } from './config.ts';
+import { checkDeployment } from './check-deployment.ts';
+import { CHAT_MODEL, CLIENT_KEY_ENV, MAIN_COUNT, VENDOR_KEY_ENV, writeBenchConfig, type BenchConfigFiles } from './config.ts';
+import { AS_DEPLOYED, type GatewayDeployment } from './deployment.ts';
 import type { LoadTool } from './load.ts';
 import { getLoadRunner } from './load.ts';
 import { hasTaskset, readFirstJsonLine, startNodeProcess, type BenchProcess } from './processes.ts';
@@ -34,17 +37,15 @@ export interface BenchSetup {
   close(): Promise<void>;
 }
 
-const MAIN_COUNT = 1000;
-
-async function startVendor(name: string, args: string[], cpu: number | undefined, owned: BenchProcess[]): Promise<string> {
-  const proc = startNodeProcess({ name, args: ['bench/vendor.ts', ...args], cpu });
+async function startVendor(name: string, args: string[], cpu: number | undefined, owned: BenchProcess[]): Promise<{ url: string; origin: string; pid: number }> {
+  const proc = startNodeProcess({ name, args, cpu });
   owned.push(proc);
-  const { url } = await readFirstJsonLine<{ url: string }>(proc);
-  return url;
+  const { url, origin } = await readFirstJsonLine<{ url: string; origin?: string }>(proc);
+  return { url, origin: origin ?? new URL(url).origin, pid: proc.pid };
 }
 
 function toSide(label: string, proxy: RunningProxy): Side {
-  return { label, kind: proxy.kind, pid: proxy.proc.pid, origin: proxy.origin };
+  return { label, kind: proxy.kind, pid: proxy.proc.pid, origin: proxy.origin, logFile: proxy.logFile };
 }
 
 /** Sends one chat request through a proxy; throws unless the vendor's completion comes back. */
@@ -75,23 +76,22 @@ export async function setupBench(options: SetupOptions): Promise<BenchSetup> {
     const vendorKey = `sk-bench-vendor-${randomBytes(8).toString('hex')}`;
     const clientKey = `sk-bench-client-${randomBytes(8).toString('hex')}`;
     const env = { [VENDOR_KEY_ENV]: vendorKey, [CLIENT_KEY_ENV]: clientKey };
-    // The Anthropic vendor streams with the fast vendor's options, so a translated stream carries as many
-    // content events as the passthrough stream it is compared with.
-    const fastArgs = ['--key', vendorKey];
+    // One static vendor answers OpenAI chat and Anthropic messages with canned streams of as many content
+    // events, so a translated stream carries as many as the passthrough stream it is compared with.
     await bundleProxies();
-    const [vendor, slowVendor, anthropic, dashscope] = await Promise.all([
-      startVendor('vendor', fastArgs, cpu.load, owned),
-      startVendor('slow vendor', ['--key', vendorKey, '--stream-events', '20', '--stream-interval-ms', '50'], cpu.load, owned),
-      startVendor('anthropic vendor', [...fastArgs, '--protocol', 'anthropic'], cpu.load, owned),
-      startVendor('dashscope vendor', ['--key', vendorKey, '--protocol', 'dashscope'], cpu.load, owned),
+    const [fast, slowVendor, dashscope] = await Promise.all([
+      startVendor('static vendor', ['bench/static-vendor.ts', '--key', vendorKey], cpu.load, owned),
+      startVendor('slow vendor', ['bench/vendor.ts', '--key', vendorKey, '--stream-events', '20', '--stream-interval-ms', '50'], cpu.load, owned),
+      startVendor('dashscope vendor', ['bench/vendor.ts', '--key', vendorKey, '--protocol', 'dashscope'], cpu.load, owned),
     ]);
-    const vendorUrls = { vendor, slowVendor, anthropic, dashscope };
+    const vendorUrls = { vendor: fast.url, slowVendor: slowVendor.url, anthropic: fast.origin, dashscope: dashscope.url };
     const largeCount = options.quick ? MAIN_COUNT : 10_000;
     const configs = new Map<number, BenchConfigFiles>();
     for (const count of new Set([10, MAIN_COUNT, largeCount])) configs.set(count, await writeBenchConfig(tmpDir, count, vendorUrls));
     const bodies = await writeBodies(tmpDir);
-    const launch = async (kind: ProxyKind, count: number, nodeFlags?: string[]): Promise<RunningProxy> => {
-      const proxy = await startProxy(kind, { files: configs.get(count)!, cpu: cpu.proxy, env, nodeFlags });
+    const launch = async (kind: ProxyKind, count: number, nodeFlags?: string[], deployment = AS_DEPLOYED): Promise<RunningProxy> => {
+      const files = deployment === AS_DEPLOYED ? configs.get(count)! : await writeBenchConfig(tmpDir, count, vendorUrls, deployment);
+      const proxy = await startProxy(kind, { files, cpu: cpu.proxy, env, nodeFlags });
       proxies.push(proxy);
       return proxy;
     };
@@ -109,9 +109,10 @@ export async function setupBench(options: SetupOptions): Promise<BenchSetup> {
       configs,
       largeCount,
       floor: toSide('floor', floor),
-      gateway: toSide('gateway', gateway),
-      startProxy: async (kind, count) => {
-        const proxy = await launch(kind, count);
+      gateway: toSide(AS_DEPLOYED.label, gateway),
+      vendor: { label: 'vendor, directly', kind: 'vendor', pid: fast.pid, origin: fast.origin, auth: { authorization: `Bearer ${vendorKey}` } },
+      startProxy: async (kind, count, deployment?: GatewayDeployment) => {
+        const proxy = await launch(kind, count, undefined, deployment);
         return { ...proxy, stop: () => proxy.stop() };
       },
       notes:
@@ -121,6 +122,7 @@ export async function setupBench(options: SetupOptions): Promise<BenchSetup> {
     };
     await checkChat(ctx.floor, clientKey);
     await checkChat(ctx.gateway, clientKey);
+    await checkDeployment({ origin: gateway.origin, logFile: gateway.logFile, clientKey, deployment: AS_DEPLOYED });
     return { ctx, close };
   } catch (error) {
     await close();

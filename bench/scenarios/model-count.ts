@@ -21,8 +21,8 @@ export const modelCountScenario = defineLoadScenario({
       throw error;
     });
     return {
-      base: { label: 'gateway, 10 models', kind: 'gateway', pid: small.proc.pid, origin: small.origin },
-      subject: { label: `gateway, ${ctx.largeCount.toLocaleString('en-US')} models`, kind: 'gateway', pid: large.proc.pid, origin: large.origin },
+      base: { label: 'gateway, 10 models', kind: 'gateway', pid: small.proc.pid, origin: small.origin, logFile: small.logFile },
+      subject: { label: `gateway, ${ctx.largeCount.toLocaleString('en-US')} models`, kind: 'gateway', pid: large.proc.pid, origin: large.origin, logFile: large.logFile },
       async close() {
         await Promise.all([small.stop(), large.stop()]);
       },

@@ -8,6 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readRssBytes } from '../processes.ts';
 import { readLastJsonLine, runChild } from '../run-child.ts';
+import type { ProxyKind } from '../proxies.ts';
 import type { BenchContext, Measured, Scenario, Side } from './types.ts';
 
 interface SlowStreamsResult {
@@ -39,7 +40,7 @@ function runSlowStreamsClient(ctx: BenchContext, origin: string, count: number):
 
 /** Holds the slow streams through a fresh proxy of a side's kind while sampling its RSS. */
 async function holdSlowStreams(ctx: BenchContext, side: Side): Promise<{ baseline: number; peak: number; result: SlowStreamsResult }> {
-  const proxy = await ctx.startProxy(side.kind, MAIN_COUNT);
+  const proxy = await ctx.startProxy(side.kind as ProxyKind, MAIN_COUNT);
   try {
     await runSlowStreamsClient(ctx, proxy.origin, WARMUP_STREAMS);
     await sleep(1000);

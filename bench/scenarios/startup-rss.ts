@@ -4,6 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readRssBytes } from '../processes.ts';
+import type { ProxyKind } from '../proxies.ts';
 import type { BenchContext, Measured, MetricSpec, Scenario } from './types.ts';
 
 const COUNTS = [10, 1000, 10_000];
@@ -31,7 +32,7 @@ export const startupRssScenario: Scenario = {
   async measure(ctx, side): Promise<Measured> {
     const measured: Measured = {};
     for (const count of listCounts(ctx)) {
-      const proxy = await ctx.startProxy(side.kind, count);
+      const proxy = await ctx.startProxy(side.kind as ProxyKind, count);
       await sleep(500);
       measured[`startup-rss-${count}`] = readRssBytes(proxy.proc.pid) / MB;
       await proxy.stop();

@@ -4,6 +4,7 @@
  */
 import type { BenchBodies } from '../bodies.ts';
 import type { BenchConfigFiles, BenchVendorUrls } from '../config.ts';
+import type { GatewayDeployment } from '../deployment.ts';
 import type { LoadRunner, LoadTool } from '../load.ts';
 import type { ProxyKind, RunningProxy } from '../proxies.ts';
 import type { Target } from '../targets.ts';
@@ -19,14 +20,18 @@ export interface MetricSpec {
   target?: Target;
 }
 
-/** One party of a comparison: a running proxy, or a label only for scenarios that start their own. */
+/** One party of a comparison: a running proxy (or the vendor itself), or a label only for scenarios that start their own. */
 export interface Side {
   label: string;
-  kind: ProxyKind;
+  kind: ProxyKind | 'vendor';
   /** Process id (0 when the scenario starts its own processes). */
   pid: number;
   /** `http://127.0.0.1:P` ('' when there is no long-running process). */
   origin: string;
+  /** Headers sent instead of the client key's `authorization` (the vendor side takes the vendor key). */
+  auth?: Record<string, string>;
+  /** The gateway's request log file (load rounds check it grew by a line per request, then empty it). */
+  logFile?: string;
 }
 
 /** The parties of a scenario: `base` is the reference (absent for absolute targets), `subject` is judged. */
@@ -60,9 +65,15 @@ export interface BenchContext {
   /** The large model count: 10,000 (1,000 in quick mode). */
   largeCount: number;
   floor: Side;
+  /** The gateway as deployed (log at info to a file, limits on the key): the side the targets judge. */
   gateway: Side;
-  /** Starts a fresh floor or gateway on the config of `modelCount` models, pinned to the proxy CPU. */
-  startProxy(kind: ProxyKind, modelCount: number): Promise<RunningProxy>;
+  /** The static fast vendor itself, addressed directly with the vendor key (the headroom check). */
+  vendor: Side;
+  /**
+   * Starts a fresh floor or gateway on the config of `modelCount` models, pinned to the proxy CPU; a
+   * gateway runs as `deployment` says (default: as deployed).
+   */
+  startProxy(kind: ProxyKind, modelCount: number, deployment?: GatewayDeployment): Promise<RunningProxy>;
   /** Remarks printed under the table (non-2xx answers, skipped parts). */
   notes: string[];
 }

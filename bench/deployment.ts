@@ -1,0 +1,46 @@
+/**
+ * How the benchmark runs the gateway. The targets are judged on the gateway as deployed: its request log
+ * at `info` written to a file (stdout redirected to it: not silent, not a TTY) and a per-key limit on the
+ * benchmark's key (rpm, tpm and concurrency so high they never reject, so usage is read and charged on
+ * every request). The quiet gateway (log silent, no limits) is a secondary reference only.
+ */
+
+/** Per-key limits that never reject in a benchmark run yet make the limiter count every request and token. */
+export const BENCH_KEY_LIMITS = { rpm: 1_000_000_000, tpm: 1_000_000_000_000, concurrency: 100_000 };
+
+/** One way of running the gateway. */
+export interface GatewayDeployment {
+  id: 'as-deployed' | 'quiet';
+  /** Label of the gateway side in rows measured with it. */
+  label: string;
+  logLevel: 'info' | 'silent';
+  /** Where the request log goes: a file the gateway's stdout is redirected to, or nowhere (level silent). */
+  logTo: 'file' | 'none';
+  /** Limits on the benchmark's key (`keys[].limits`); none when absent. */
+  limits?: typeof BENCH_KEY_LIMITS;
+  /**
+   * Metrics on. The gateway has no metrics yet (issue 15: `/metrics` on the admin listener); once it
+   * does, set this in AS_DEPLOYED and add their config in bench/config.ts `defineBenchConfig`.
+   */
+  metrics: boolean;
+}
+
+/** The gateway as users run it: the rows the targets are judged on. */
+export const AS_DEPLOYED: GatewayDeployment = { id: 'as-deployed', label: 'gateway', logLevel: 'info', logTo: 'file', limits: BENCH_KEY_LIMITS, metrics: false };
+
+/** The gateway with its log off and no limits (what the bench measured before issue 12): reference only. */
+export const QUIET: GatewayDeployment = { id: 'quiet', label: 'gateway, quiet', logLevel: 'silent', logTo: 'none', metrics: false };
+
+const formatCount = (n: number) => n.toLocaleString('en-US');
+
+/** One line saying how a deployment runs the gateway (for RESULTS.md and the terminal). */
+export function describeDeployment(deployment: GatewayDeployment): string {
+  const log =
+    deployment.logTo === 'file' ? `request log at ${deployment.logLevel} written to a file (stdout redirected, not a TTY)` : `request log ${deployment.logLevel}`;
+  const limits = deployment.limits
+    ? `per-key limits on the bench key (rpm ${formatCount(deployment.limits.rpm)}, tpm ${formatCount(deployment.limits.tpm)}, ` +
+      `concurrency ${formatCount(deployment.limits.concurrency)}: never reached, so usage is read and charged on every request)`
+    : 'no limits';
+  const metrics = deployment.metrics ? 'metrics on' : 'metrics off (the gateway has none yet)';
+  return `${log}; ${limits}; ${metrics}`;
+}
