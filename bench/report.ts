@@ -75,6 +75,9 @@ function formatSpread(row: ResultRow): string {
 
 const HEADERS = ['Metric', 'Reference', 'Gateway', 'Unit', 'Ratio', 'Target', 'Result', 'Spread (ref / gw)'];
 
+/** Column names of the vendor headroom table (the floor is the reference, the vendor the subject). */
+export const HEADROOM_HEADERS = ['Metric', 'Floor', 'Vendor directly', 'Unit', 'Ratio', 'Needed', 'Result', 'Spread (floor / vendor)'];
+
 /** The cells of a row, in HEADERS order. */
 export function defineCells(row: ResultRow): string[] {
   return [
@@ -90,18 +93,18 @@ export function defineCells(row: ResultRow): string[] {
 }
 
 /** An aligned plain-text table for the terminal. */
-export function formatTextTable(rows: ResultRow[]): string {
-  const cells = [HEADERS, ...rows.map(defineCells)];
-  const widths = HEADERS.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
+export function formatTextTable(rows: ResultRow[], headers = HEADERS): string {
+  const cells = [headers, ...rows.map(defineCells)];
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
   const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
 }
 
 /** A Markdown table. */
-export function formatMarkdownTable(rows: ResultRow[]): string {
-  const align = HEADERS.map((_, i) => (i === 0 ? '---' : '---:'));
+export function formatMarkdownTable(rows: ResultRow[], headers = HEADERS): string {
+  const align = headers.map((_, i) => (i === 0 ? '---' : '---:'));
   const line = (r: string[]) => `| ${r.join(' | ')} |`;
-  return [line(HEADERS), line(align), ...rows.map((row) => line(defineCells(row)))].join('\n');
+  return [line(headers), line(align), ...rows.map((row) => line(defineCells(row)))].join('\n');
 }
 
 /** `N of M targets pass`. */

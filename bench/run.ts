@@ -1,27 +1,36 @@
 /**
- * `npm run bench`: the gateway against the bare floor proxy, scenario by scenario, in interleaved rounds;
- * prints medians, ratios and the issue's targets, and rewrites bench/RESULTS.md after a full run.
+ * `npm run bench`: the gateway as deployed (request log at info to a file, limits on the key) against the
+ * bare floor proxy, both in front of a static fast vendor, scenario by scenario, in interleaved rounds;
+ * first checks the vendor serves at least 1.3x what the floor forwards, then prints medians, ratios, the
+ * issue's targets and whether the spread meets the method, and rewrites bench/RESULTS.md after a full run.
  *
  *   npm run bench                       full run (3 s warm-up, 5 rounds of 10 s), writes bench/RESULTS.md
  *   npm run bench -- --quick            smoke test: 1 round of ~1 s, small counts, writes nothing
  *   npm run bench -- --only chat-c64,stream-ttfb   some scenarios only (writes nothing)
+ *   npm run bench -- --quiet-rows       also the quiet gateway (log silent, no limits) at c=64, reference only
+ *   --skip-headroom (with --only)       skip the vendor headroom check (about 2 min in a full run); ratios unverified
  *   npm run bench -- --profile DIR      also `--cpu-prof` the shared floor and gateway into DIR and print
  *                                       their top self-time functions
  *   --rounds N, --duration S, --warmup S, --load wrk|autocannon
  *
- * Exit code 0 unless the harness itself broke (targets missed are reported, not failed).
+ * Exit code 2 when the vendor headroom check refuses a full run (REFUSED, nothing written), 1 when the
+ * harness itself broke, else 0 (targets missed and a wide spread are reported, not failed).
  */
 import { readdir, mkdir, readFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { AS_DEPLOYED, describeDeployment, QUIET } from './deployment.ts';
+import { judgeHeadroom } from './headroom-check.ts';
 import { pickLoadTool } from './load.ts';
 import { formatSelfTimes, getBusyMs, summarizeCpuProfile, type CpuProfile } from './profile-summary.ts';
-import { defineRows, formatTextTable, summarizeVerdicts, type ResultRow } from './report.ts';
-import { PENDING_TARGETS, writeResults } from './results-file.ts';
+import { defineRows, formatTextTable, HEADROOM_HEADERS, summarizeVerdicts, type ResultRow } from './report.ts';
+import { PENDING_TARGETS, readCommit, writeResults } from './results-file.ts';
 import { HarnessError, runScenario } from './run-scenario.ts';
-import { SCENARIOS } from './scenarios/index.ts';
+import { HEADROOM_SCENARIOS, QUIET_SCENARIOS, SCENARIOS } from './scenarios/index.ts';
+import type { Scenario } from './scenarios/types.ts';
 import { setupBench } from './setup.ts';
+import { checkSpread } from './spread-check.ts';
 
 const RESULTS_FILE = 'bench/RESULTS.md';
 
@@ -36,21 +45,34 @@ function readOptions(argv: string[]) {
       warmup: { type: 'string' },
       load: { type: 'string' },
       profile: { type: 'string' },
+      'quiet-rows': { type: 'boolean', default: false },
+      'skip-headroom': { type: 'boolean', default: false },
     },
   });
+  if (values['skip-headroom'] && !values.only) throw new Error('--skip-headroom goes with --only (a run that writes RESULTS.md always checks the vendor headroom)');
   const quick = values.quick!;
   const only = values.only?.split(',').map((s) => s.trim());
-  const unknown = only?.filter((id) => !SCENARIOS.some((s) => s.id === id)) ?? [];
-  if (unknown.length) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.id).join(', ')}`);
+  const known = [...SCENARIOS, ...QUIET_SCENARIOS];
+  const unknown = only?.filter((id) => !known.some((s) => s.id === id)) ?? [];
+  if (unknown.length) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; known: ${known.map((s) => s.id).join(', ')}`);
   return {
     quick,
     only,
+    quietRows: values['quiet-rows']!,
+    skipHeadroom: values['skip-headroom']!,
     rounds: Number(values.rounds ?? (quick ? 1 : 5)),
     roundS: Number(values.duration ?? (quick ? 1 : 10)),
     warmupS: Number(values.warmup ?? (quick ? 1 : 3)),
     loadTool: pickLoadTool(values.load),
     profileDir: values.profile,
   };
+}
+
+/** The scenarios of a run, in order: the quiet rows (when asked) right after the streaming passthrough. */
+function listScenarios(only: string[] | undefined, quietRows: boolean): Scenario[] {
+  const all = SCENARIOS.flatMap((s) => (s.id === 'stream-c64' ? [s, ...QUIET_SCENARIOS] : [s]));
+  if (only) return all.filter((s) => only.includes(s.id));
+  return quietRows ? all : SCENARIOS;
 }
 
 /** Prints the busiest profile of each proxy (the tsx loader's worker thread writes an idle one beside it). */
@@ -73,7 +95,7 @@ async function runBench(argv: string[]): Promise<number> {
   const options = readOptions(argv);
   const started = Date.now();
   const loadAtStart = loadavg()[0];
-  const scenarios = options.only ? SCENARIOS.filter((s) => options.only!.includes(s.id)) : SCENARIOS;
+  const scenarios = listScenarios(options.only, options.quietRows);
   if (options.profileDir) await mkdir(options.profileDir, { recursive: true });
   const log = (line: string) => console.error(line);
   log(
@@ -84,7 +106,20 @@ async function runBench(argv: string[]): Promise<number> {
   if (!ctx.cpu.proxy) log('bench: processes are not pinned (no taskset, or no CPU 1)');
   const rows: ResultRow[] = [];
   const labels = { large: ctx.largeCount.toLocaleString('en-US'), streams: options.quick ? '200' : '1,000' };
+  const headroomRows: ResultRow[] = [];
+  let headroom: ReturnType<typeof judgeHeadroom> = { refused: false, lines: ['vendor headroom not checked (--skip-headroom): the ratios below are unverified.'] };
   try {
+    if (!options.skipHeadroom) {
+      for (const scenario of HEADROOM_SCENARIOS) {
+        log(`${scenario.title}`);
+        headroomRows.push(...defineRows(await runScenario(ctx, scenario, log), labels));
+      }
+      headroom = judgeHeadroom(headroomRows);
+      console.log(`\n${formatTextTable(headroomRows, HEADROOM_HEADERS)}`);
+    }
+    console.log(`${headroom.lines.join('\n')}\n`);
+    if (headroom.refused && !options.quick) return 2;
+    if (headroom.refused) console.log('quick mode is a smoke test, not a measurement: it goes on, where a full run stops here.\n');
     for (const scenario of scenarios) {
       log(`${scenario.title}`);
       rows.push(...defineRows(await runScenario(ctx, scenario, log), labels));
@@ -94,16 +129,31 @@ async function runBench(argv: string[]): Promise<number> {
   }
   const minutes = (Date.now() - started) / 60_000;
   const { passed, total } = summarizeVerdicts(rows);
+  const spread = checkSpread(rows, options.rounds);
+  const deployments = scenarios.some((s) => QUIET_SCENARIOS.includes(s)) ? [AS_DEPLOYED, QUIET] : [AS_DEPLOYED];
   console.log(`\n${formatTextTable(rows)}\n`);
   console.log(
     `${passed} of ${total} targets pass (reference: the floor proxy; translated stream: the floor's passthrough stream; ` +
       'model-count rows: the gateway on 10 models; "—": none).',
   );
+  console.log(`gateway rows: ${AS_DEPLOYED.label} as deployed: ${describeDeployment(AS_DEPLOYED)}.`);
+  if (deployments.includes(QUIET)) console.log(`quiet rows: ${describeDeployment(QUIET)}.`);
+  for (const line of [...headroom.lines, ...spread.lines]) console.log(line);
   for (const note of ctx.notes) console.log(`note: ${note}`);
   if (!options.only) for (const pending of PENDING_TARGETS) console.log(`not measured yet: ${pending}`);
   if (options.profileDir) await printProfiles(options.profileDir);
   if (!options.quick && !options.only) {
-    const run = { ...options, date: new Date(started), pinned: ctx.cpu.proxy !== undefined, loadAverage: [loadAtStart, loadavg()[0]] as [number, number], minutes };
+    const run = {
+      ...options,
+      date: new Date(started),
+      commit: readCommit(),
+      pinned: ctx.cpu.proxy !== undefined,
+      loadAverage: [loadAtStart, loadavg()[0]] as [number, number],
+      minutes,
+      deployments,
+      headroom: { rows: headroomRows, lines: headroom.lines },
+      spread: spread.lines,
+    };
     await writeResults(RESULTS_FILE, rows, run, ctx.notes);
     console.log(`wrote ${RESULTS_FILE}`);
   }

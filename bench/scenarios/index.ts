@@ -1,10 +1,11 @@
 /**
- * The benchmark's scenarios, in the order they run. A new one is a `defineLoadScenario({...})` or a
- * `Scenario` object added here.
+ * The benchmark's scenarios, in the order they run (after the vendor headroom check,
+ * `HEADROOM_SCENARIOS`). A new one is a `defineLoadScenario({...})` or a `Scenario` object added here.
  */
 import { buildTimeScenario } from './build-time.ts';
 import { imagesScenario } from './images.ts';
 import { modelCountScenario } from './model-count.ts';
+import { quietChatScenario, quietStreamScenario } from './quiet.ts';
 import { chatLatencyScenario, chatThroughputScenario, streamThroughputScenario, uploadScenario } from './passthrough.ts';
 import { slowStreamsScenario } from './slow-streams.ts';
 import { startupRssScenario } from './startup-rss.ts';
@@ -26,3 +27,8 @@ export const SCENARIOS: Scenario[] = [
   buildTimeScenario,
   startupRssScenario,
 ];
+
+/** The quiet gateway's rows (log silent, no limits), run after the streaming rows with `--quiet-rows`. */
+export const QUIET_SCENARIOS: Scenario[] = [quietChatScenario, quietStreamScenario];
+
+export { HEADROOM_SCENARIOS } from './headroom.ts';
