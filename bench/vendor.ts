@@ -1,16 +1,17 @@
 /**
- * A benchmark vendor: one built-in simulator in its own process, recording nothing.
- * Usage: `node --import tsx bench/vendor.ts --key K [--protocol openai|anthropic|dashscope]
+ * A benchmark vendor: one built-in simulator in its own process, recording nothing (the slow OpenAI
+ * vendor of the slow-stream scenario and the DashScope one of images; the fast routes use the static
+ * vendor, bench/static-vendor.ts).
+ * Usage: `node --import tsx bench/vendor.ts --key K [--protocol openai|dashscope]
  *        [--stream-events N] [--stream-interval-ms MS]` (default protocol: openai).
  * Prints one JSON line `{"url":"<the simulator's base URL>"}` once listening; stops on SIGTERM or SIGINT.
  */
 import { parseArgs } from 'node:util';
-import { startAnthropicSimulator, startDashScopeSimulator, startOpenAISimulator, type Simulator, type SimulatorOptions } from '../src/simulators/index.ts';
+import { startDashScopeSimulator, startOpenAISimulator, type Simulator, type SimulatorOptions } from '../src/simulators/index.ts';
 
 /** The simulator started for each `--protocol`. */
 const SIMULATORS: Record<string, (options: SimulatorOptions) => Promise<Simulator>> = {
   openai: startOpenAISimulator,
-  anthropic: startAnthropicSimulator,
   dashscope: startDashScopeSimulator,
 };
 
