@@ -1,3 +1,4 @@
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileConfigFile } from '../../src/config/index.ts';
 import { createGateway, type Gateway } from '../../src/runtime/create-gateway.ts';
@@ -64,6 +65,23 @@ describe('a vendor whose key is unset', () => {
     expect(JSON.parse(translated.text)).toMatchObject({ type: 'error', error: { type: 'api_error' } });
 
     for (const answer of [chat, stream, embeddings, translated]) expect(answer.text).not.toContain('OPENAI_API_KEY');
+    expect(openai.received).toEqual([]);
+  });
+
+  it('refuses a realtime WebSocket upgrade to that vendor with the same 503, without connecting to it', async () => {
+    openai.reset();
+    const socket = new WebSocket(`${url.replace('http', 'ws')}/v1/realtime?model=gpt-realtime`, { headers: { authorization: `Bearer ${KEY}` } });
+    const refused = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      socket.once('open', () => reject(new Error('the upgrade was accepted')));
+      socket.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+    });
+    expect(refused.status).toBe(503);
+    expect(JSON.parse(refused.body).error).toMatchObject({ code: 'vendor_not_configured' });
+    expect(refused.body).not.toContain('OPENAI_API_KEY');
     expect(openai.received).toEqual([]);
   });
 
