@@ -1,11 +1,8 @@
 #!/usr/bin/env node
-// The `gateway` command: runs src/cli.ts through tsx (no build step, no experimental flags).
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
+// The `gateway` command: runs src/cli.ts in this very process, with tsx's TypeScript loader registered
+// in-process (no child process, so SIGTERM/SIGINT/SIGHUP reach the process that serves).
 import { fileURLToPath } from 'node:url';
+import { register } from 'tsx/esm/api';
 
-const require = createRequire(import.meta.url);
-const tsx = require.resolve('tsx/cli');
-const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
-const child = spawn(process.execPath, [tsx, cli, ...process.argv.slice(2)], { stdio: 'inherit' });
-child.on('exit', (code, signal) => (signal ? process.kill(process.pid, signal) : process.exit(code ?? 1)));
+register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
+await import('../src/cli.ts');

@@ -3,13 +3,14 @@
  * Deterministic: the same inputs give byte-identical output. Exits 1 on any config problem.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { compileConfigFile, ENDPOINT_SCHEMA_DIR, formatProblem, listSchemaIds } from '../src/config/index.ts';
 import { getBanner } from '../src/codegen/banner.ts';
 import { emitConfigModule } from '../src/codegen/emit-config.ts';
 import { emitOpenApi } from '../src/codegen/emit-openapi.ts';
 import { emitOpenApiTypes } from '../src/codegen/emit-openapi-types.ts';
 import { emitValidators, type EndpointSchema } from '../src/codegen/emit-validators.ts';
+import { readSourcesHash } from '../src/config/sources-hash.ts';
 
 /** Builds generated/ from a config file; returns the files written. */
 export async function build(configFile = 'gateway.yaml', outDir = 'generated'): Promise<string[]> {
@@ -25,7 +26,7 @@ export async function build(configFile = 'gateway.yaml', outDir = 'generated'): 
   const validators = emitValidators(schemas);
   const openapi = emitOpenApi(config, schemas);
   const files: Record<string, string> = {
-    'config.ts': emitConfigModule(config, configFile),
+    'config.ts': emitConfigModule(config, configFile, await readSourcesHash(configFile, dirname(ENDPOINT_SCHEMA_DIR))),
     'validators.mjs': validators.code,
     'validators.d.mts': validators.types,
     'openapi.json': openapi,

@@ -1,7 +1,10 @@
 /**
  * The `gateway` command: `build`, `check [file]`, `start [--config file] [--port n] [--simulate]`, `dev`.
  */
-import { parseArgs } from 'node:util';
+import cluster from 'node:cluster';
+import { fileURLToPath } from 'node:url';
+import { handleSignals } from './cli/handle-signals.ts';
+import { readStartOptions } from './cli/read-start-options.ts';
 import { compileConfigFile, formatProblem } from './config/index.ts';
 import type { CompiledConfig } from './config/types.ts';
 import type { UsageEvent } from './runtime/types.ts';
@@ -11,8 +14,13 @@ const USAGE = `usage: gateway <command>
   build               regenerate generated/ from gateway.yaml and schemas/
   start [options]     serve; --config FILE (default: generated tables of gateway.yaml), --port N, --host H,
                       --simulate (built-in simulated vendors; default when no vendor key is set),
-                      --workers N (processes sharing the port), --drain-timeout S (default 30)
-  dev [options]       start with listhen (pretty URL, reload on restart)`;
+                      --workers N (processes sharing the port), --drain-timeout S (default 30),
+                      --log-level L (default info)
+  dev [options]       start with listhen (pretty URL, reload on restart)
+  --help, -h          this text`;
+
+/** The folder above this module: the checkout for src/cli.ts and for a bundle in dist/. */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 async function runCheck(file = 'gateway.yaml'): Promise<number> {
   const { problems } = await compileConfigFile(file);
@@ -21,14 +29,15 @@ async function runCheck(file = 'gateway.yaml'): Promise<number> {
   return problems.length ? 1 : 0;
 }
 
-async function loadConfig(file?: string): Promise<CompiledConfig> {
-  if (!file) return (await import('../generated/config.ts')).config;
-  const { config, problems } = await compileConfigFile(file);
-  if (!config) {
-    for (const problem of problems) console.error(formatProblem(problem));
-    process.exit(1);
+/** The config to serve, or a message saying why it cannot be served. */
+async function loadConfig(file?: string): Promise<CompiledConfig | string> {
+  if (!file) {
+    const generated = await import('../generated/config.ts');
+    const { findStaleGenerated } = await import('./cli/find-stale-generated.ts');
+    return (await findStaleGenerated(ROOT, (generated as { sourcesHash?: string }).sourcesHash)) ?? generated.config;
   }
-  return config;
+  const { config, problems } = await compileConfigFile(file);
+  return config ?? problems.map(formatProblem).join('\n');
 }
 
 function hasVendorKeys(config: CompiledConfig, env: NodeJS.ProcessEnv): boolean {
@@ -36,30 +45,36 @@ function hasVendorKeys(config: CompiledConfig, env: NodeJS.ProcessEnv): boolean 
 }
 
 async function runStart(args: string[], dev: boolean): Promise<number> {
+  const parsed = readStartOptions(args);
+  if ('error' in parsed) {
+    console.error(`${parsed.error}\n${USAGE}`);
+    return 2;
+  }
+  const { options } = parsed;
+  if (options.help) {
+    console.log(USAGE);
+    return 0;
+  }
   const { createLogger } = await import('./logger.ts');
+  const logger = createLogger(options.logLevel ?? process.env.GATEWAY_LOG_LEVEL ?? 'info');
+  const loaded = await loadConfig(options.config);
+  if (typeof loaded === 'string') {
+    console.error(loaded);
+    return 1;
+  }
+  let config = loaded;
+  let env = process.env;
+  const simulate = options.simulate ?? !hasVendorKeys(config, env);
+  if (!simulate && !cluster.isWorker) {
+    const { getStartupWarnings } = await import('./cli/get-startup-warnings.ts');
+    for (const { level, message } of getStartupWarnings(config, env)) logger[level](message);
+  }
+  if (options.workers > 1 && !dev) {
+    const { runWorkers } = await import('./workers.ts');
+    if (runWorkers(options.workers, logger)) return 0;
+  }
   const { createGateway } = await import('./runtime/create-gateway.ts');
   const { SIMULATOR_CLIENT_KEY, simulateVendors } = await import('./simulate.ts');
-  const { values } = parseArgs({
-    args,
-    options: {
-      config: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      simulate: { type: 'boolean' },
-      'log-level': { type: 'string' },
-      workers: { type: 'string' },
-      'drain-timeout': { type: 'string' },
-    },
-  });
-  const workers = Number(values.workers ?? 1);
-  if (workers > 1 && !dev) {
-    const { runWorkers } = await import('./workers.ts');
-    if (runWorkers(workers)) return 0;
-  }
-  const logger = createLogger(values['log-level'] ?? process.env.GATEWAY_LOG_LEVEL ?? 'info');
-  let config = await loadConfig(values.config);
-  let env = process.env;
-  const simulate = values.simulate ?? !hasVendorKeys(config, env);
   if (simulate) {
     const setup = await simulateVendors(config, env);
     config = setup.config;
@@ -71,37 +86,51 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   // One log line per request at `info`; below that level no usage event is built at all.
   const onUsage = logger.isLevelEnabled('info') ? [(event: UsageEvent) => logger.info(event, 'request')] : [];
   const gateway = createGateway({ config, env, services, onUsage });
-  const port = values.port !== undefined ? Number(values.port) : config.server.port;
-  const host = values.host ?? config.server.host;
+  const port = options.port ?? config.server.port;
+  const host = options.host ?? config.server.host;
   if (dev) {
     const { listen } = await import('listhen');
     const listener = await listen(gateway.server.listeners('request')[0] as never, { port, hostname: host, showURL: true });
     logger.info(`listening on ${listener.url.replace(/\/$/, '')} (dev; realtime WebSockets need start)`);
     return 0;
   }
+  handleSignals(logger, (signal) => {
+    logger.info(`${signal}: draining ${gateway.inFlight()} request(s) for up to ${options.drainMs / 1000} s`);
+    gateway.close(options.drainMs).then(
+      () => {
+        logger.info('drained; exiting');
+        process.exit(0);
+      },
+      (error: Error) => {
+        logger.error({ err: error }, 'drain failed');
+        process.exit(1);
+      },
+    );
+  });
   const url = await gateway.listen(port, host);
   logger.info(`listening on ${url}`);
-  const drainMs = Number(values['drain-timeout'] ?? 30) * 1000;
-  const stop = () => {
-    logger.info(`draining ${gateway.inFlight()} request(s) for up to ${drainMs / 1000} s`);
-    void gateway.close(drainMs).then(() => process.exit(0));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
   return 0;
 }
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  if (command === 'start' || command === 'dev') return runStart(rest, command === 'dev');
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(USAGE);
+    return 0;
+  }
   if (command === 'check') return runCheck(rest[0]);
   if (command === 'build') {
     const { build } = await import('../scripts/build.ts');
     await build(rest[0]);
     return 0;
   }
-  if (command === 'start' || command === 'dev') return runStart(rest, command === 'dev');
-  console.log(USAGE);
-  return command ? 2 : 0;
+  console.error(`unknown command "${command}"\n${USAGE}`);
+  return 2;
 }
 
 main(process.argv.slice(2)).then(

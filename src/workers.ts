@@ -1,24 +1,27 @@
 import cluster from 'node:cluster';
+import type { Logger } from 'pino';
+import { handleSignals } from './cli/handle-signals.ts';
 
 /**
  * Runs `count` worker processes sharing the listening port (node:cluster). Returns true in the primary,
- * which only supervises: it restarts a worker that dies and forwards SIGINT/SIGTERM so each worker
- * drains. Each worker keeps its own in-memory limits: exact limits across workers need `server.store`
- * on Redis.
+ * which only supervises: it restarts a worker that dies, forwards SIGINT/SIGTERM so each worker drains,
+ * and exits once every worker has (0, or 1 if a worker's drain failed); SIGHUP is ignored as in a worker.
+ * Each worker keeps its own in-memory limits: exact limits across workers need `server.store` on Redis.
  */
-export function runWorkers(count: number): boolean {
+export function runWorkers(count: number, logger: Logger): boolean {
   if (!cluster.isPrimary) return false;
   let stopping = false;
+  let exitCode = 0;
   for (let i = 0; i < count; i++) cluster.fork();
   cluster.on('exit', (worker, code) => {
     if (!stopping && code !== 0) cluster.fork();
-    if (stopping && Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    if (stopping && code !== 0) exitCode = 1;
+    if (stopping && Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
   });
-  const stop = (signal: NodeJS.Signals) => {
+  handleSignals(logger, (signal) => {
     stopping = true;
+    logger.info(`${signal}: stopping ${Object.keys(cluster.workers ?? {}).length} worker(s)`);
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
-  };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  });
   return true;
 }

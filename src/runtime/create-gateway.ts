@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp, createRouter, defineEventHandler, toNodeListener } from 'h3';
 import type { CompiledConfig } from '../config/types.ts';
 import { createRequestHandler, type InFlight, type UsageSink } from './handle-request.ts';
+import { drainInFlight } from './drain.ts';
 import { createUpgradeListener } from './realtime-route.ts';
 import { createServices, type Services } from './services.ts';
 import { closeSnapshot, createSnapshot } from './snapshot.ts';
@@ -72,7 +73,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     for (const receive of sinks) receive(event);
   };
   const services = options.services ?? createServices(options.config.server);
-  const inFlight: InFlight = { active: 0 };
+  const inFlight: InFlight = { active: 0, contexts: new Set() };
   const handler = createRequestHandler(() => snapshot, services, sink, createAuxiliaryApp(() => snapshot), inFlight);
   const { tls } = options.config.server;
   const server = tls
@@ -104,8 +105,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     async close(drainMs = 30_000) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      const deadline = Date.now() + drainMs;
-      while (inFlight.active > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await drainInFlight(inFlight, drainMs);
       server.closeAllConnections();
       await closed;
       await closeSnapshot(snapshot);

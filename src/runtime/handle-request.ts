@@ -139,6 +139,10 @@ function toUsageEvent(ctx: RequestContext, error?: GatewayError): UsageEvent {
 /** Counts the requests being answered (streams included), for a graceful drain. */
 export interface InFlight {
   active: number;
+  /** The route-table requests being answered, so that the drain deadline can end each in its style. */
+  contexts: Set<RequestContext>;
+  /** The error the drain deadline ended the requests left with (src/runtime/drain.ts). */
+  cut?: GatewayError;
 }
 
 /** Sends the error a request failed with, unless the client is gone. */
@@ -158,7 +162,7 @@ export function createRequestHandler(
   services: Services,
   sink: UsageSink | undefined,
   fallback?: (req: IncomingMessage, res: ServerResponse) => boolean,
-  inFlight: InFlight = { active: 0 },
+  inFlight: InFlight = { active: 0, contexts: new Set() },
 ) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const ctx = new GatewayContext(req, res, getSnapshot());
@@ -169,9 +173,12 @@ export function createRequestHandler(
     }
     let failure: GatewayError | undefined;
     const holder: AdmissionHolder = {};
+    inFlight.contexts.add(ctx);
     res.on('close', () => {
       inFlight.active--;
-      if (!res.writableFinished) {
+      // Gone from the set before its close: the drain deadline ended it (and aborted its vendor call).
+      if (!inFlight.contexts.delete(ctx)) failure = inFlight.cut;
+      else if (!res.writableFinished) {
         ctx.abortSource.abort();
         // The client left before the answer was complete (before or during a stream): logged as 499.
         failure ??= new GatewayError(499, 'client_closed_request', 'The client closed the request.');

@@ -20,6 +20,8 @@ interface AuthPlan {
   headers: [string, string][];
   /** `name=value`, URL-encoded, for vendors that take the key in the query. */
   query?: string;
+  /** The vendor's `env:` key is unset: calls are answered 503 instead of being made with an empty key. */
+  missing: boolean;
 }
 
 const authPlans = new WeakMap<RuntimeVendor, AuthPlan>();
@@ -29,7 +31,7 @@ function getAuthPlan(vendor: RuntimeVendor): AuthPlan {
   if (plan) return plan;
   const { auth } = vendor.config;
   const secret = vendor.secret ?? '';
-  plan = { headers: Object.entries(vendor.config.headers) };
+  plan = { headers: Object.entries(vendor.config.headers), missing: auth.kind !== 'none' && !secret };
   if (auth.kind === 'bearer') plan.headers.push(['authorization', `Bearer ${secret}`]);
   else if (auth.kind === 'header') plan.headers.push([auth.header, secret]);
   else if (auth.kind === 'query') plan.query = `${encodeURIComponent(auth.param)}=${encodeURIComponent(secret)}`;
@@ -37,11 +39,24 @@ function getAuthPlan(vendor: RuntimeVendor): AuthPlan {
   return plan;
 }
 
-/** The vendor's configured headers plus its auth header, and the path with its auth query parameter. */
-export function addVendorAuth(vendor: RuntimeVendor, path: string, headers: Record<string, string>): string {
-  const plan = getAuthPlan(vendor);
+/** Names the vendor, never its variable: the client learns what is down, not how the gateway is set up. */
+function toNotConfigured(vendor: RuntimeVendor): GatewayError {
+  return new GatewayError(503, 'vendor_not_configured', `Vendor "${vendor.config.name}" has no credential configured on this gateway.`);
+}
+
+function applyAuthPlan(plan: AuthPlan, path: string, headers: Record<string, string>): string {
   for (const [name, value] of plan.headers) headers[name] = value;
   return plan.query === undefined ? path : `${path}${path.includes('?') ? '&' : '?'}${plan.query}`;
+}
+
+/**
+ * The vendor's configured headers plus its auth header, and the path with its auth query parameter.
+ * Throws 503 `vendor_not_configured` when the vendor's key is unset (no call goes out with an empty key).
+ */
+export function addVendorAuth(vendor: RuntimeVendor, path: string, headers: Record<string, string>): string {
+  const plan = getAuthPlan(vendor);
+  if (plan.missing) throw toNotConfigured(vendor);
+  return applyAuthPlan(plan, path, headers);
 }
 
 /**
@@ -56,7 +71,9 @@ export function callVendor(
   signal: AbortSignal | AbortSource = ctx.abortSource,
 ): Promise<VendorResponse> {
   const headers = request.headers ?? {};
-  const path = addVendorAuth(vendor, vendor.basePath + request.path, headers);
+  const plan = getAuthPlan(vendor);
+  if (plan.missing) return Promise.reject(toNotConfigured(vendor));
+  const path = applyAuthPlan(plan, vendor.basePath + request.path, headers);
   ctx.vendorCalls++;
   const options: Dispatcher.RequestOptions = { origin: vendor.origin, path, method: request.method, headers, body: request.body, signal: signal as AbortSignal };
   if (request.headersTimeoutMs) options.headersTimeout = request.headersTimeoutMs;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 /** Starts `gateway start` in a real Node process (as the README's command does) and waits for its URLs. */
 async function startCli(args: string[], listeners = 1, command = 'start'): Promise<{ child: ChildProcess; urls: string[] }> {
-  const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/cli.ts', command, '--host', '127.0.0.1', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', command, '--host', '127.0.0.1', ...args], {
     env: { ...process.env, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', GEMINI_API_KEY: '', DASHSCOPE_API_KEY: '', JINA_API_KEY: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
