@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { GatewayError } from '../errors.ts';
+import { getMissingKeyMessage } from '../key-hints.ts';
 import { digestKey } from './snapshot.ts';
 import type { RequestContext, RuntimeKey } from './types.ts';
 
@@ -42,7 +43,7 @@ const connectionAuth = new WeakMap<object, ConnectionAuth>();
 export function authenticate(ctx: RequestContext, fallbackKey?: string): RuntimeKey {
   const presented = readPresentedKey(ctx) ?? fallbackKey;
   if (!presented) {
-    throw new GatewayError(401, 'missing_api_key', 'No API key provided. Send it as "Authorization: Bearer <key>".');
+    throw new GatewayError(401, 'missing_api_key', getMissingKeyMessage(ctx.style));
   }
   const socket = ctx.req.socket;
   const cached = connectionAuth.get(socket);

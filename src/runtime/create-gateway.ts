@@ -45,9 +45,11 @@ export interface Gateway {
 
 /** Auxiliary routes (health, stored images) on h3; everything the route table names is served natively. */
 function createAuxiliaryApp(getSnapshot: () => Snapshot) {
+  const files = serveStoredImage(() => getSnapshot().config.server);
   const router = createRouter()
     .get('/healthz', defineEventHandler(() => ({ status: 'ok' })))
-    .get('/files/images/:id', serveStoredImage(() => getSnapshot().config.server));
+    .use('/files/', files)
+    .use('/files/**', files);
   const app = createApp().use(router);
   const listener = toNodeListener(app);
   const paths = new Set(['/healthz']);

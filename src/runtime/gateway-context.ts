@@ -33,6 +33,7 @@ export class GatewayContext implements RequestContext {
   readonly matched: boolean;
   readonly abortSource = new AbortSource();
   vendorCalls = 0;
+  streamedBytes = 0;
   key?: RequestContext['key'];
   modelId?: string;
   model?: RequestContext['model'];

@@ -4,6 +4,7 @@ import type { TargetEntry } from '../config/types.ts';
 import { GatewayError, renderError, renderStreamError, toGatewayError } from '../errors.ts';
 import type { AbortSource } from './abort-source.ts';
 import { authenticate } from './auth.ts';
+import { addUsageEstimate } from './estimate-usage.ts';
 import { GatewayContext } from './gateway-context.ts';
 import { readMultipartModel } from './multipart.ts';
 import { getHandler, getModellessHandler } from './plan.ts';
@@ -184,6 +185,7 @@ export function createRequestHandler(
         failure ??= new GatewayError(499, 'client_closed_request', 'The client closed the request.');
       }
       const { admission } = holder;
+      if (sink || admission?.countsTokens) addUsageEstimate(ctx, failure === undefined);
       if (admission) {
         admission.release();
         if (admission.countsTokens) admission.charge((ctx.usage.inputTokens ?? 0) + (ctx.usage.outputTokens ?? 0));

@@ -146,6 +146,7 @@ function pipeBody(call: OpCall, response: VendorResponse, tap: StreamTap | undef
       if (settled || (!started && !start())) return;
       const out = tap ? tap.push(chunk) : chunk;
       if (out.length === 0) return;
+      if (tap) ctx.streamedBytes += out.length;
       pending.push(out);
       pendingBytes += out.length;
       if (pendingBytes >= COALESCE_BYTES) flush();

@@ -1,4 +1,5 @@
 import { GatewayError } from '../errors.ts';
+import { clipClientText } from '../lib/clip-text.ts';
 import { decodeTaskId } from './task-id.ts';
 import type { RequestContext } from './types.ts';
 
@@ -21,12 +22,12 @@ export function readModelId(ctx: RequestContext, body: any, multipartModel?: str
   return ctx.style === 'gemini' && value.startsWith('models/') ? value.slice('models/'.length) : value;
 }
 
-/** Looks the model up and checks the key may use it: 404 unknown, 403 not allowed. */
+/** Looks the model up and checks the key may use it: 404 unknown, 403 not allowed (the id quoted clipped). */
 export function resolveModel(ctx: RequestContext, id: string) {
   const model = ctx.snapshot.models.get(id);
-  if (!model) throw new GatewayError(404, 'model_not_found', `The model "${id}" does not exist.`, { param: 'model' });
+  if (!model) throw new GatewayError(404, 'model_not_found', `The model "${clipClientText(id)}" does not exist.`, { param: 'model' });
   if (!ctx.key!.allows(id)) {
-    throw new GatewayError(403, 'model_not_allowed', `This key may not use the model "${id}".`, { param: 'model' });
+    throw new GatewayError(403, 'model_not_allowed', `This key may not use the model "${clipClientText(id)}".`, { param: 'model' });
   }
   return model;
 }

@@ -23,6 +23,12 @@ export interface Usage {
   reasoningTokens?: number;
 }
 
+/** The usage a request is charged: the vendor's counts, or the gateway's estimate (`estimate-usage.ts`). */
+export interface ChargedUsage extends Usage {
+  /** Set when the counts are an estimate: the vendor's own never arrived. */
+  estimated?: boolean;
+}
+
 /** The one event every request ends with: logs, metrics and token limits all read it. */
 export interface UsageEvent {
   requestId: string;
@@ -39,7 +45,7 @@ export interface UsageEvent {
   durationMs: number;
   /** Number of vendor calls the request made (retries, fallbacks, fan-out). */
   vendorCalls: number;
-  usage: Usage;
+  usage: ChargedUsage;
 }
 
 /** A vendor resolved at start: its config plus secret and connection pool. */
@@ -122,11 +128,13 @@ export interface RequestContext {
   model?: ModelEntry;
   target?: TargetEntry;
   vendor?: RuntimeVendor;
-  /** Token usage reported by the vendor calls so far. */
-  usage: Usage;
+  /** Token usage reported by the vendor calls so far (or estimated when the request ends without it). */
+  usage: ChargedUsage;
   /** Records the usage of a whole JSON answer, read from its bytes when `usage` is first read. */
   addAnswerUsage(body: Buffer, adapter: ProtocolAdapter): void;
   vendorCalls: number;
+  /** Bytes of a streamed text (SSE) answer sent to the client so far (for a usage estimate). */
+  streamedBytes: number;
   ttfbMs?: number;
   /** Headers every response of this request carries: `x-request-id` and the key's `x-ratelimit-*`. */
   headers: Record<string, string>;

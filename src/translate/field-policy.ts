@@ -9,9 +9,11 @@
  *   safety settings) is dropped silently even in strict mode: losing it cannot change the answer.
  * - JSON Schema keywords the generate-content schema subset lacks are handled by the rule documented in
  *   `gemini-schema.ts`, never by this policy.
- * Dropped field names are reported to the client in the `x-gateway-dropped-fields` response header.
+ * Dropped field names are reported to the client in the `x-gateway-dropped-fields` response header
+ * (encoded and bounded by `dropped-fields-header.ts`).
  */
 import { GatewayError } from '../errors.ts';
+import { clipClientText } from '../lib/clip-text.ts';
 
 /** Decides, per request, what happens to an untranslatable field. */
 export interface FieldPolicy {
@@ -38,7 +40,8 @@ export function createFieldPolicy(strict: boolean, names: Readonly<Record<string
       const field = names[name] ?? name;
       if (strict) {
         const why = reason ? `: ${reason}` : '';
-        throw new GatewayError(400, 'untranslatable_field', `The field '${field}' cannot be translated for this model${why}.`, { param: field });
+        const quoted = clipClientText(field);
+        throw new GatewayError(400, 'untranslatable_field', `The field '${quoted}' cannot be translated for this model${why}.`, { param: quoted });
       }
       if (!dropped.includes(field)) dropped.push(field);
     },

@@ -9,6 +9,7 @@ import type { OpCall, OpHandler, RequestContext, VendorResponse } from '../runti
 import type { CanonicalRequest, CanonicalUsage } from './canonical.ts';
 import { getTotalTokens } from './canonical.ts';
 import type { ClientAdapter, ResponseMeta, VendorAdapter } from './adapter.ts';
+import { formatDroppedFields } from './dropped-fields-header.ts';
 import { createFieldPolicy } from './field-policy.ts';
 import { createIdSuffix } from './helpers.ts';
 import { readVendorError } from '../runtime/vendor-error.ts';
@@ -22,6 +23,9 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
     const policy = createFieldPolicy(strict, client.fieldNames);
     const request = client.decodeRequest(call.body, { policy, stream });
     const wire = vendor.encodeRequest(request, { model: call.target.upstream, policy, defaultMaxTokens: call.model.chat.defaultMaxTokens });
+    // Built before the vendor is called: once it has answered, nothing here may fail.
+    const dropped = formatDroppedFields(policy.dropped);
+    const headers: Record<string, string> = dropped === undefined ? {} : { 'x-gateway-dropped-fields': dropped };
     const response = await call.callVendor({
       method: 'POST',
       path: wire.path,
@@ -29,7 +33,6 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
       headers: { 'content-type': 'application/json', accept: request.stream ? 'text/event-stream' : 'application/json' },
     });
     if (response.status < 200 || response.status >= 300) throw await readVendorError(call.vendor, response);
-    const headers: Record<string, string> = policy.dropped.length > 0 ? { 'x-gateway-dropped-fields': policy.dropped.join(', ') } : {};
     const model = ctx.modelId ?? call.model.id;
     if (!request.stream) return answerWhole(ctx, client, vendor, request, response, model, headers);
     return answerStream({

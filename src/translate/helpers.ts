@@ -78,16 +78,6 @@ export function readNumber(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-/** Stop sequences given as one string or a list. */
-export function readStopSequences(value: unknown): string[] | undefined {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) {
-    const list = value.filter((item): item is string => typeof item === 'string');
-    return list.length > 0 ? list : undefined;
-  }
-  return undefined;
-}
-
 /** Throws the 400 of a request body that is not the JSON object a chat request must be. */
 export function assertRecord(body: unknown): asserts body is Record<string, any> {
   if (!isRecord(body)) throw new GatewayError(400, 'invalid_request', 'The request body must be a JSON object.');

@@ -59,6 +59,7 @@ export function answerStream(job: StreamJob): Promise<void> {
   const flush = (): void => {
     if (!out) return;
     if (!res.headersSent) startStream(ctx, 200, { ...SSE_HEADERS, ...job.headers });
+    ctx.streamedBytes += out.length;
     writeStream(ctx, out);
     out = '';
   };

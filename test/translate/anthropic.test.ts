@@ -40,7 +40,7 @@ describe('messages adapter: requests', () => {
   });
 
   test('decodes tool_choice any with parallel use disabled', () => {
-    const request = adapter.decodeRequest({ model: 'm', max_tokens: 5, messages: [], tool_choice: { type: 'any', disable_parallel_tool_use: true } }, { policy: createLenientPolicy() });
+    const request = adapter.decodeRequest({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }], tool_choice: { type: 'any', disable_parallel_tool_use: true } }, { policy: createLenientPolicy() });
     expect(request.toolChoice).toEqual({ type: 'required' });
     expect(request.parallelToolCalls).toBe(false);
   });

@@ -51,12 +51,12 @@ describe('generate-content adapter: requests', () => {
     const request = adapter.decodeRequest(readFixture('gemini/function-call-request.json'), { policy: createLenientPolicy() });
     expect(request.tools?.[0].parameters).toEqual({ type: 'object', properties: { numerator: { type: 'number' }, denominator: { type: 'number' } }, required: ['numerator', 'denominator'] });
     expect(request.toolChoice).toEqual({ type: 'auto' });
-    const named = adapter.decodeRequest({ contents: [], toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['f'] } } }, { policy: createLenientPolicy() });
+    const named = adapter.decodeRequest({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }], toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['f'] } } }, { policy: createLenientPolicy() });
     expect(named.toolChoice).toEqual({ type: 'tool', name: 'f' });
   });
 
   test('drops search tools and thinking config, or names them in a strict 400', () => {
-    const body = { contents: [], tools: [{ googleSearch: {} }], generationConfig: { thinkingConfig: { thinkingBudget: 0 } } };
+    const body = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }], tools: [{ googleSearch: {} }], generationConfig: { thinkingConfig: { thinkingBudget: 0 } } };
     const lenient = createLenientPolicy();
     adapter.decodeRequest(body, { policy: lenient });
     expect(lenient.dropped).toEqual(['generationConfig.thinkingConfig', 'tools[0].googleSearch']);

@@ -96,7 +96,7 @@ describe('chat-completions adapter: requests', () => {
     expect(lenient.dropped).toEqual(['logprobs', 'metadata', 'n']);
     expect(() => adapter.decodeRequest(body, { policy: createFieldPolicy(true) })).toThrow(expect.objectContaining({ status: 400, param: 'logprobs' }));
     const strictOk = createFieldPolicy(true);
-    adapter.decodeRequest({ model: 'm', messages: [], metadata: { a: '1' }, store: false }, { policy: strictOk });
+    adapter.decodeRequest({ model: 'm', messages: [{ role: 'user', content: 'hi' }], metadata: { a: '1' }, store: false }, { policy: strictOk });
     expect(strictOk.dropped).toEqual(['metadata']);
   });
 });

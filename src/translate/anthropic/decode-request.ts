@@ -2,13 +2,19 @@
 import type { CanonicalMessage, CanonicalRequest, CanonicalTool, ContentPart, ImagePart, TextPart, ToolChoice } from '../canonical.ts';
 import type { DecodeOptions } from '../adapter.ts';
 import { checkUnknownFields, type FieldPolicy } from '../field-policy.ts';
-import { assertRecord, isRecord, readNumber, readStopSequences } from '../helpers.ts';
+import { assertRecord, isRecord } from '../helpers.ts';
+import {
+  isAbsent, quoteValue, readContentField, readList, readName, readNumberField, readObject, readOptionalObject, readRequiredString, readRole,
+  readStopField, readStringField,
+} from '../read-field.ts';
 
 const KNOWN = new Set([
   'model', 'messages', 'system', 'max_tokens', 'stop_sequences', 'temperature', 'top_p', 'top_k', 'stream',
   'tools', 'tool_choice', 'metadata', 'output_config',
 ]);
 const BOOKKEEPING = new Set(['service_tier', 'inference_geo', 'container']);
+/** Message roles (a `system` message is accepted too and joined to the system prompt). */
+const ROLES = ['user', 'assistant', 'system'] as const;
 
 /** Reads a messages request body into the canonical shape (see field-policy.ts for the drop rule). */
 export function decodeAnthropicRequest(body: unknown, options: DecodeOptions): CanonicalRequest {
@@ -16,72 +22,75 @@ export function decodeAnthropicRequest(body: unknown, options: DecodeOptions): C
   const { policy } = options;
   checkUnknownFields(body, KNOWN, BOOKKEEPING, policy);
   const system: string[] = [];
-  const top = readSystem(body.system);
+  const top = readSystem(body.system, 'system');
   if (top) system.push(top);
-  const messages = readMessages(Array.isArray(body.messages) ? body.messages : [], system, policy);
-  const choice = body.tool_choice;
+  const messages = readMessages(readList(body.messages, 'messages', true)!, system, policy);
+  const choice = readOptionalObject(body.tool_choice, 'tool_choice');
   return {
     system: system.length > 0 ? system.join('\n\n') : undefined,
     messages,
     tools: readTools(body.tools, policy),
     toolChoice: readToolChoice(choice),
     parallelToolCalls: isRecord(choice) && choice.disable_parallel_tool_use === true ? false : undefined,
-    stopSequences: readStopSequences(body.stop_sequences),
-    maxTokens: readNumber(body.max_tokens),
-    temperature: readNumber(body.temperature),
-    topP: readNumber(body.top_p),
-    topK: readNumber(body.top_k),
-    responseFormat: readOutputFormat(body.output_config, policy),
-    user: isRecord(body.metadata) && typeof body.metadata.user_id === 'string' ? body.metadata.user_id : undefined,
+    stopSequences: readStopField(body.stop_sequences, 'stop_sequences'),
+    maxTokens: readNumberField(body.max_tokens, 'max_tokens'),
+    temperature: readNumberField(body.temperature, 'temperature'),
+    topP: readNumberField(body.top_p, 'top_p'),
+    topK: readNumberField(body.top_k, 'top_k'),
+    responseFormat: readOutputFormat(readOptionalObject(body.output_config, 'output_config'), policy),
+    user: readStringField(readOptionalObject(body.metadata, 'metadata')?.user_id, 'metadata.user_id'),
     stream: options.stream ?? body.stream === true,
     includeUsage: false,
   };
 }
 
-function readSystem(system: unknown): string {
-  if (typeof system === 'string') return system;
-  if (!Array.isArray(system)) return '';
-  return system.filter((block) => isRecord(block) && typeof block.text === 'string').map((block) => block.text).join('\n\n');
+/** A system prompt: a string or a list of text blocks (absent: ''), else a 400 naming `path`. */
+function readSystem(system: unknown, path: string): string {
+  if (isAbsent(system)) return '';
+  const content = readContentField(system, path)!;
+  if (typeof content === 'string') return content;
+  return content.map((block, i) => readRequiredString(readObject(block, `${path}[${i}]`).text, `${path}[${i}].text`)).join('\n\n');
 }
 
 function readMessages(list: unknown[], system: string[], policy: FieldPolicy): CanonicalMessage[] {
   const messages: CanonicalMessage[] = [];
-  list.forEach((message, i) => {
-    if (!isRecord(message)) return;
-    if (message.role === 'system') {
-      system.push(readSystem(message.content));
+  list.forEach((item, i) => {
+    const where = `messages[${i}]`;
+    const message = readObject(item, where);
+    const role = readRole(message.role, `${where}.role`, ROLES);
+    if (role === 'system') {
+      system.push(readSystem(message.content, `${where}.content`));
       return;
     }
-    const role = message.role === 'assistant' ? 'assistant' : 'user';
-    messages.push({ role, content: readBlocks(message.content, `messages[${i}]`, policy) });
+    messages.push({ role, content: readBlocks(readContentField(message.content, `${where}.content`)!, where, policy) });
   });
   return messages;
 }
 
 const SILENT_BLOCKS = new Set(['thinking', 'redacted_thinking']);
 
-function readBlocks(content: unknown, where: string, policy: FieldPolicy): ContentPart[] {
+function readBlocks(content: string | unknown[], where: string, policy: FieldPolicy): ContentPart[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
-  if (!Array.isArray(content)) return [];
   const parts: ContentPart[] = [];
-  content.forEach((block, j) => {
-    if (!isRecord(block)) return;
+  content.forEach((item, j) => {
     const at = `${where}.content[${j}]`;
-    if (block.type === 'text' && typeof block.text === 'string') parts.push({ type: 'text', text: block.text });
+    const block = readObject(item, at);
+    if (block.type === 'text') parts.push({ type: 'text', text: readRequiredString(block.text, `${at}.text`) });
     else if (block.type === 'image') pushImage(parts, block, at, policy);
     else if (block.type === 'tool_use') {
-      parts.push({ type: 'tool_call', id: String(block.id ?? ''), name: String(block.name ?? ''), arguments: JSON.stringify(block.input ?? {}) });
+      const input = isAbsent(block.input) ? {} : readObject(block.input, `${at}.input`);
+      parts.push({ type: 'tool_call', id: readStringField(block.id, `${at}.id`) ?? '', name: readName(block.name, `${at}.name`), arguments: JSON.stringify(input) });
     } else if (block.type === 'tool_result') {
       parts.push({
         type: 'tool_result',
-        toolCallId: String(block.tool_use_id ?? ''),
+        toolCallId: readRequiredString(block.tool_use_id, `${at}.tool_use_id`),
         content: readResultContent(block.content, at, policy),
         ...(block.is_error === true ? { isError: true } : {}),
       });
     } else if (SILENT_BLOCKS.has(block.type)) {
       policy.ignore(at);
     } else {
-      policy.drop(at, `'${String(block.type)}' blocks have no equivalent`);
+      policy.drop(at, `${quoteValue(block.type)} blocks have no equivalent`);
     }
   });
   return parts;
@@ -99,38 +108,40 @@ function pushImage(parts: ContentPart[], block: Record<string, any>, at: string,
 }
 
 function readResultContent(content: unknown, at: string, policy: FieldPolicy): Array<TextPart | ImagePart> {
-  if (typeof content === 'string') return [{ type: 'text', text: content }];
-  if (!Array.isArray(content)) return [];
+  const value = readContentField(content, `${at}.content`, true);
+  if (value === undefined) return [];
+  if (typeof value === 'string') return [{ type: 'text', text: value }];
   const parts: Array<TextPart | ImagePart> = [];
-  for (const block of content) {
-    if (!isRecord(block)) continue;
-    if (block.type === 'text' && typeof block.text === 'string') parts.push({ type: 'text', text: block.text });
+  value.forEach((item, k) => {
+    const block = readObject(item, `${at}.content[${k}]`);
+    if (block.type === 'text') parts.push({ type: 'text', text: readRequiredString(block.text, `${at}.content[${k}].text`) });
     else if (block.type === 'image') pushImage(parts, block, at, policy);
-    else policy.drop(at, `'${String(block.type)}' tool result blocks have no equivalent`);
-  }
+    else policy.drop(at, `${quoteValue(block.type)} tool result blocks have no equivalent`);
+  });
   return parts;
 }
 
 function readTools(tools: unknown, policy: FieldPolicy): CanonicalTool[] | undefined {
-  if (!Array.isArray(tools) || tools.length === 0) return undefined;
+  const items = readList(tools, 'tools');
+  if (!items || items.length === 0) return undefined;
   const list: CanonicalTool[] = [];
-  tools.forEach((tool, i) => {
-    const custom = isRecord(tool) && (tool.type === undefined || tool.type === null || tool.type === 'custom');
-    if (!custom || typeof tool.name !== 'string') {
+  items.forEach((item, i) => {
+    const tool = readObject(item, `tools[${i}]`);
+    if (!isAbsent(tool.type) && tool.type !== 'custom') {
       policy.drop(`tools[${i}]`, 'server tools have no equivalent');
       return;
     }
     list.push({
-      name: tool.name,
-      description: typeof tool.description === 'string' ? tool.description : undefined,
-      parameters: isRecord(tool.input_schema) ? tool.input_schema : { type: 'object', properties: {} },
+      name: readName(tool.name, `tools[${i}].name`),
+      description: readStringField(tool.description, `tools[${i}].description`),
+      parameters: isAbsent(tool.input_schema) ? { type: 'object', properties: {} } : readObject(tool.input_schema, `tools[${i}].input_schema`),
     });
   });
   return list.length > 0 ? list : undefined;
 }
 
-function readToolChoice(choice: unknown): ToolChoice | undefined {
-  if (!isRecord(choice)) return undefined;
+function readToolChoice(choice: Record<string, any> | undefined): ToolChoice | undefined {
+  if (!choice) return undefined;
   if (choice.type === 'auto' || choice.type === 'none') return { type: choice.type };
   if (choice.type === 'any') return { type: 'required' };
   if (choice.type === 'tool' && typeof choice.name === 'string') return { type: 'tool', name: choice.name };

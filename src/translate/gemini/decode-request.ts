@@ -2,7 +2,11 @@
 import type { CanonicalMessage, CanonicalRequest, CanonicalTool, ContentPart, ResponseFormat, ToolChoice } from '../canonical.ts';
 import type { DecodeOptions } from '../adapter.ts';
 import { checkUnknownFields, type FieldPolicy } from '../field-policy.ts';
-import { assertRecord, isRecord, readNumber, readStopSequences } from '../helpers.ts';
+import { assertRecord, isRecord } from '../helpers.ts';
+import {
+  isAbsent, quoteValue, readList, readName, readNumberField, readObject, readOptionalObject, readRequiredString, readRole, readStopField,
+  readStringField,
+} from '../read-field.ts';
 import { fromGeminiSchema } from '../gemini-schema.ts';
 import { readCamelKeys } from './keys.ts';
 
@@ -13,6 +17,8 @@ const CONFIG_KNOWN = new Set([
   'frequencyPenalty', 'seed', 'responseMimeType', 'responseSchema', 'responseJsonSchema', 'responseModalities',
 ]);
 const SILENT_PART_KEYS = new Set(['thought', 'thoughtSignature']);
+/** Roles of a turn (`function`, older clients' tool turns, counts as the user's). */
+const ROLES = ['user', 'model', 'function'] as const;
 
 /**
  * Reads a generate-content body into the canonical shape (see field-policy.ts for the drop rule). The
@@ -24,7 +30,8 @@ export function decodeGeminiRequest(raw: unknown, options: DecodeOptions): Canon
   const body = readCamelKeys(raw);
   const { policy } = options;
   checkUnknownFields(body, KNOWN, BOOKKEEPING, policy);
-  const config = isRecord(body.generationConfig) ? readCamelKeys(body.generationConfig) : {};
+  const rawConfig = readOptionalObject(body.generationConfig, 'generationConfig');
+  const config = rawConfig ? readCamelKeys(rawConfig) : {};
   for (const key of Object.keys(config)) {
     if (!CONFIG_KNOWN.has(key) && config[key] !== null && config[key] !== undefined) policy.drop(`generationConfig.${key}`);
   }
@@ -35,17 +42,17 @@ export function decodeGeminiRequest(raw: unknown, options: DecodeOptions): Canon
   const tools = readTools(body.tools, policy);
   return {
     system: readSystem(body.systemInstruction),
-    messages: readContents(Array.isArray(body.contents) ? body.contents : [], policy),
+    messages: readContents(readList(body.contents, 'contents', true)!, policy),
     tools,
     toolChoice: readToolConfig(body.toolConfig, policy),
-    stopSequences: readStopSequences(config.stopSequences),
-    maxTokens: readNumber(config.maxOutputTokens),
-    temperature: readNumber(config.temperature),
-    topP: readNumber(config.topP),
-    topK: readNumber(config.topK),
-    presencePenalty: readNumber(config.presencePenalty),
-    frequencyPenalty: readNumber(config.frequencyPenalty),
-    seed: readNumber(config.seed),
+    stopSequences: readStopField(config.stopSequences, 'generationConfig.stopSequences'),
+    maxTokens: readNumberField(config.maxOutputTokens, 'generationConfig.maxOutputTokens'),
+    temperature: readNumberField(config.temperature, 'generationConfig.temperature'),
+    topP: readNumberField(config.topP, 'generationConfig.topP'),
+    topK: readNumberField(config.topK, 'generationConfig.topK'),
+    presencePenalty: readNumberField(config.presencePenalty, 'generationConfig.presencePenalty'),
+    frequencyPenalty: readNumberField(config.frequencyPenalty, 'generationConfig.frequencyPenalty'),
+    seed: readNumberField(config.seed, 'generationConfig.seed'),
     responseFormat: readResponseFormat(config),
     stream: options.stream ?? false,
     includeUsage: false,
@@ -54,8 +61,10 @@ export function decodeGeminiRequest(raw: unknown, options: DecodeOptions): Canon
 
 function readSystem(instruction: unknown): string | undefined {
   if (typeof instruction === 'string') return instruction || undefined;
-  if (!isRecord(instruction) || !Array.isArray(instruction.parts)) return undefined;
-  const text = instruction.parts.filter((part: unknown) => isRecord(part) && typeof part.text === 'string').map((part: any) => part.text).join('\n');
+  const content = readOptionalObject(instruction, 'systemInstruction');
+  if (!content) return undefined;
+  const parts = readList(content.parts, 'systemInstruction.parts') ?? [];
+  const text = parts.map((part, j) => readRequiredString(readObject(part, `systemInstruction.parts[${j}]`).text, `systemInstruction.parts[${j}].text`)).join('\n');
   return text || undefined;
 }
 
@@ -82,60 +91,65 @@ function createCallIds() {
 function readContents(contents: unknown[], policy: FieldPolicy): CanonicalMessage[] {
   const ids = createCallIds();
   const messages: CanonicalMessage[] = [];
-  contents.forEach((content, i) => {
-    if (!isRecord(content)) return;
+  contents.forEach((item, i) => {
+    const content = readObject(item, `contents[${i}]`);
+    const role = isAbsent(content.role) ? 'user' : readRole(content.role, `contents[${i}].role`, ROLES);
     const parts: ContentPart[] = [];
-    const list = Array.isArray(content.parts) ? content.parts : [];
-    list.forEach((raw: unknown, j: number) => {
-      if (isRecord(raw)) readPart(readCamelKeys(raw), `contents[${i}].parts[${j}]`, parts, ids, policy);
+    readList(content.parts, `contents[${i}].parts`, true)!.forEach((raw: unknown, j: number) => {
+      const at = `contents[${i}].parts[${j}]`;
+      readPart(readCamelKeys(readObject(raw, at)), at, parts, ids, policy);
     });
-    messages.push({ role: content.role === 'model' ? 'assistant' : 'user', content: parts });
+    messages.push({ role: role === 'model' ? 'assistant' : 'user', content: parts });
   });
   return messages;
 }
 
 function readPart(part: Record<string, any>, at: string, parts: ContentPart[], ids: ReturnType<typeof createCallIds>, policy: FieldPolicy): void {
   if (part.thought === true) return;
-  if (typeof part.text === 'string') {
-    parts.push({ type: 'text', text: part.text });
+  if (part.text !== undefined) {
+    parts.push({ type: 'text', text: readRequiredString(part.text, `${at}.text`) });
   } else if (isRecord(part.inlineData)) {
     const data = readCamelKeys(part.inlineData);
-    if (String(data.mimeType).startsWith('image/')) parts.push({ type: 'image', source: { kind: 'base64', mediaType: data.mimeType, data: String(data.data ?? '') } });
-    else policy.drop(at, `inline '${String(data.mimeType)}' data has no equivalent`);
+    const mimeType = readName(data.mimeType, `${at}.inlineData.mimeType`);
+    if (mimeType.startsWith('image/')) parts.push({ type: 'image', source: { kind: 'base64', mediaType: mimeType, data: readRequiredString(data.data, `${at}.inlineData.data`) } });
+    else policy.drop(at, `inline ${quoteValue(mimeType)} data has no equivalent`);
   } else if (isRecord(part.fileData)) {
     const file = readCamelKeys(part.fileData);
-    if (String(file.mimeType ?? 'image/').startsWith('image/')) parts.push({ type: 'image', source: { kind: 'url', url: String(file.fileUri ?? '') } });
-    else policy.drop(at, `'${String(file.mimeType)}' files have no equivalent`);
+    const mimeType = readStringField(file.mimeType, `${at}.fileData.mimeType`) ?? 'image/';
+    if (mimeType.startsWith('image/')) parts.push({ type: 'image', source: { kind: 'url', url: readName(file.fileUri, `${at}.fileData.fileUri`) } });
+    else policy.drop(at, `${quoteValue(mimeType)} files have no equivalent`);
   } else if (isRecord(part.functionCall)) {
     const call = part.functionCall;
-    const name = String(call.name ?? '');
-    parts.push({ type: 'tool_call', id: ids.forCall(name, call.id), name, arguments: JSON.stringify(call.args ?? {}) });
+    const name = readName(call.name, `${at}.functionCall.name`);
+    const args = isAbsent(call.args) ? {} : readObject(call.args, `${at}.functionCall.args`);
+    parts.push({ type: 'tool_call', id: ids.forCall(name, readStringField(call.id, `${at}.functionCall.id`)), name, arguments: JSON.stringify(args) });
   } else if (isRecord(part.functionResponse)) {
     const result = part.functionResponse;
-    const name = String(result.name ?? '');
-    parts.push({ type: 'tool_result', toolCallId: ids.forResponse(name, result.id), name, content: [{ type: 'text', text: JSON.stringify(result.response ?? {}) }] });
+    const name = readName(result.name, `${at}.functionResponse.name`);
+    const id = readStringField(result.id, `${at}.functionResponse.id`);
+    parts.push({ type: 'tool_result', toolCallId: ids.forResponse(name, id), name, content: [{ type: 'text', text: JSON.stringify(result.response ?? {}) }] });
   } else {
     const keys = Object.keys(part).filter((key) => !SILENT_PART_KEYS.has(key));
-    if (keys.length > 0) policy.drop(at, `'${keys[0]}' parts have no equivalent`);
+    if (keys.length > 0) policy.drop(at, `${quoteValue(keys[0])} parts have no equivalent`);
   }
 }
 
 function readTools(tools: unknown, policy: FieldPolicy): CanonicalTool[] | undefined {
-  if (!Array.isArray(tools)) return undefined;
+  const items = readList(tools, 'tools');
+  if (!items) return undefined;
   const list: CanonicalTool[] = [];
-  tools.forEach((raw, i) => {
-    if (!isRecord(raw)) return;
-    const tool = readCamelKeys(raw);
+  items.forEach((raw, i) => {
+    const tool = readCamelKeys(readObject(raw, `tools[${i}]`));
     for (const key of Object.keys(tool)) if (key !== 'functionDeclarations') policy.drop(`tools[${i}].${key}`, 'only function declarations can be translated');
-    const declarations = Array.isArray(tool.functionDeclarations) ? tool.functionDeclarations : [];
-    for (const rawDeclaration of declarations) {
-      if (!isRecord(rawDeclaration)) continue;
-      const declaration = readCamelKeys(rawDeclaration);
+    const declarations = readList(tool.functionDeclarations, `tools[${i}].functionDeclarations`) ?? [];
+    declarations.forEach((rawDeclaration, k) => {
+      const at = `tools[${i}].functionDeclarations[${k}]`;
+      const declaration = readCamelKeys(readObject(rawDeclaration, at));
       const parameters = isRecord(declaration.parametersJsonSchema)
         ? declaration.parametersJsonSchema
         : isRecord(declaration.parameters) ? fromGeminiSchema(declaration.parameters) : { type: 'object', properties: {} };
-      list.push({ name: String(declaration.name ?? ''), description: typeof declaration.description === 'string' ? declaration.description : undefined, parameters });
-    }
+      list.push({ name: readName(declaration.name, `${at}.name`), description: readStringField(declaration.description, `${at}.description`), parameters });
+    });
   });
   return list.length > 0 ? list : undefined;
 }

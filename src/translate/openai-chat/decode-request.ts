@@ -2,7 +2,10 @@
 import type { CanonicalMessage, CanonicalRequest, CanonicalTool, ContentPart, ImagePart, ResponseFormat, TextPart, ToolChoice } from '../canonical.ts';
 import type { DecodeOptions } from '../adapter.ts';
 import { checkUnknownFields, type FieldPolicy } from '../field-policy.ts';
-import { assertRecord, isRecord, readImageUrl, readNumber, readStopSequences } from '../helpers.ts';
+import { assertRecord, isRecord, readImageUrl } from '../helpers.ts';
+import {
+  isAbsent, quoteValue, readContentField, readList, readName, readNumberField, readObject, readRequiredString, readRole, readStopField, readStringField,
+} from '../read-field.ts';
 
 const KNOWN = new Set([
   'model', 'messages', 'tools', 'tool_choice', 'parallel_tool_calls', 'max_tokens', 'max_completion_tokens',
@@ -10,6 +13,8 @@ const KNOWN = new Set([
   'presence_penalty', 'frequency_penalty',
 ]);
 const BOOKKEEPING = new Set(['metadata', 'store', 'service_tier', 'safety_identifier', 'prompt_cache_key']);
+/** Roles of the chat-completions protocol; `function` (deprecated) has no equivalent and is dropped. */
+const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] as const;
 
 /** Reads a chat-completions request body into the canonical shape (see field-policy.ts for the drop rule). */
 export function decodeOpenAIChatRequest(body: unknown, options: DecodeOptions): CanonicalRequest {
@@ -18,22 +23,22 @@ export function decodeOpenAIChatRequest(body: unknown, options: DecodeOptions): 
   checkUnknownFields(body, KNOWN, BOOKKEEPING, policy);
   if (typeof body.n === 'number' && body.n > 1) policy.drop('n', 'only one choice can be generated');
   const system: string[] = [];
-  const messages = readMessages(Array.isArray(body.messages) ? body.messages : [], system, policy);
+  const messages = readMessages(readList(body.messages, 'messages', true)!, system, policy);
   return {
     system: system.length > 0 ? system.join('\n\n') : undefined,
     messages,
     tools: readTools(body.tools, policy),
     toolChoice: readToolChoice(body.tool_choice, policy),
     parallelToolCalls: typeof body.parallel_tool_calls === 'boolean' ? body.parallel_tool_calls : undefined,
-    stopSequences: readStopSequences(body.stop),
-    maxTokens: readNumber(body.max_completion_tokens) ?? readNumber(body.max_tokens),
-    temperature: readNumber(body.temperature),
-    topP: readNumber(body.top_p),
-    presencePenalty: readNumber(body.presence_penalty),
-    frequencyPenalty: readNumber(body.frequency_penalty),
-    seed: readNumber(body.seed),
+    stopSequences: readStopField(body.stop, 'stop'),
+    maxTokens: readNumberField(body.max_completion_tokens, 'max_completion_tokens') ?? readNumberField(body.max_tokens, 'max_tokens'),
+    temperature: readNumberField(body.temperature, 'temperature'),
+    topP: readNumberField(body.top_p, 'top_p'),
+    presencePenalty: readNumberField(body.presence_penalty, 'presence_penalty'),
+    frequencyPenalty: readNumberField(body.frequency_penalty, 'frequency_penalty'),
+    seed: readNumberField(body.seed, 'seed'),
     responseFormat: readResponseFormat(body.response_format),
-    user: typeof body.user === 'string' ? body.user : undefined,
+    user: readStringField(body.user, 'user'),
     stream: options.stream ?? body.stream === true,
     includeUsage: isRecord(body.stream_options) && body.stream_options.include_usage === true,
   };
@@ -41,16 +46,16 @@ export function decodeOpenAIChatRequest(body: unknown, options: DecodeOptions): 
 
 function readMessages(list: unknown[], system: string[], policy: FieldPolicy): CanonicalMessage[] {
   const messages: CanonicalMessage[] = [];
-  list.forEach((message, i) => {
-    if (!isRecord(message)) return;
+  list.forEach((item, i) => {
     const where = `messages[${i}]`;
-    switch (message.role) {
+    const message = readObject(item, where);
+    switch (readRole(message.role, `${where}.role`, ROLES)) {
       case 'system':
       case 'developer':
-        system.push(readText(message.content));
+        system.push(readText(readContentField(message.content, `${where}.content`)!));
         return;
       case 'user':
-        messages.push({ role: 'user', content: readUserParts(message.content, where, policy) });
+        messages.push({ role: 'user', content: readUserParts(readContentField(message.content, `${where}.content`)!, where, policy) });
         return;
       case 'assistant':
         messages.push({ role: 'assistant', content: readAssistantParts(message, where, policy) });
@@ -58,11 +63,15 @@ function readMessages(list: unknown[], system: string[], policy: FieldPolicy): C
       case 'tool':
         messages.push({
           role: 'user',
-          content: [{ type: 'tool_result', toolCallId: String(message.tool_call_id ?? ''), content: readTextParts(message.content) }],
+          content: [{
+            type: 'tool_result',
+            toolCallId: readStringField(message.tool_call_id, `${where}.tool_call_id`) ?? '',
+            content: readTextParts(readContentField(message.content, `${where}.content`)!),
+          }],
         });
         return;
       default:
-        policy.drop(where, `the role '${String(message.role)}' has no equivalent`);
+        policy.drop(where, "the role 'function' has no equivalent");
     }
   });
   return messages;
@@ -81,59 +90,65 @@ function readTextParts(content: unknown): TextPart[] {
   return content.filter((part) => isRecord(part) && typeof part.text === 'string').map((part) => ({ type: 'text', text: part.text }));
 }
 
-function readUserParts(content: unknown, where: string, policy: FieldPolicy): ContentPart[] {
+function readUserParts(content: string | unknown[], where: string, policy: FieldPolicy): ContentPart[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
-  if (!Array.isArray(content)) return [];
   const parts: ContentPart[] = [];
-  content.forEach((part, j) => {
-    if (!isRecord(part)) return;
-    if (part.type === 'text' && typeof part.text === 'string') parts.push({ type: 'text', text: part.text });
-    else if (part.type === 'image_url' && isRecord(part.image_url) && typeof part.image_url.url === 'string') {
-      const image: ImagePart = { type: 'image', source: readImageUrl(part.image_url.url) };
-      if (typeof part.image_url.detail === 'string') image.detail = part.image_url.detail;
+  content.forEach((item, j) => {
+    const at = `${where}.content[${j}]`;
+    const part = readObject(item, at);
+    if (part.type === 'text') parts.push({ type: 'text', text: readRequiredString(part.text, `${at}.text`) });
+    else if (part.type === 'image_url') {
+      const url = readObject(part.image_url, `${at}.image_url`);
+      const image: ImagePart = { type: 'image', source: readImageUrl(readName(url.url, `${at}.image_url.url`)) };
+      const detail = readStringField(url.detail, `${at}.image_url.detail`);
+      if (detail !== undefined) image.detail = detail;
       parts.push(image);
-    } else policy.drop(`${where}.content[${j}]`, `'${String(part.type)}' parts have no equivalent`);
+    } else policy.drop(at, `${quoteValue(part.type)} parts have no equivalent`);
   });
   return parts;
 }
 
 function readAssistantParts(message: Record<string, any>, where: string, policy: FieldPolicy): ContentPart[] {
   const parts: ContentPart[] = [];
-  const text = readText(message.content) || (typeof message.refusal === 'string' ? message.refusal : '');
+  const content = readContentField(message.content, `${where}.content`, true);
+  const text = (content === undefined ? '' : readText(content)) || (readStringField(message.refusal, `${where}.refusal`) ?? '');
   if (text) parts.push({ type: 'text', text });
-  if (Array.isArray(message.tool_calls)) {
-    message.tool_calls.forEach((call: unknown, j: number) => {
-      if (!isRecord(call) || !isRecord(call.function)) {
-        policy.drop(`${where}.tool_calls[${j}]`, 'only function tool calls can be translated');
-        return;
-      }
-      const args = call.function.arguments;
-      parts.push({
-        type: 'tool_call',
-        id: String(call.id ?? ''),
-        name: String(call.function.name ?? ''),
-        arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
-      });
+  readList(message.tool_calls, `${where}.tool_calls`)?.forEach((item: unknown, j: number) => {
+    const at = `${where}.tool_calls[${j}]`;
+    const call = readObject(item, at);
+    if (call.type !== undefined && call.type !== 'function') {
+      policy.drop(at, 'only function tool calls can be translated');
+      return;
+    }
+    const fn = readObject(call.function, `${at}.function`);
+    const args = fn.arguments;
+    parts.push({
+      type: 'tool_call',
+      id: readStringField(call.id, `${at}.id`) ?? '',
+      name: readName(fn.name, `${at}.function.name`),
+      arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
     });
-  }
+  });
   if (message.function_call) policy.drop(`${where}.function_call`, 'use tool_calls');
   if (message.audio) policy.drop(`${where}.audio`);
   return parts;
 }
 
 function readTools(tools: unknown, policy: FieldPolicy): CanonicalTool[] | undefined {
-  if (!Array.isArray(tools) || tools.length === 0) return undefined;
+  const items = readList(tools, 'tools');
+  if (!items || items.length === 0) return undefined;
   const list: CanonicalTool[] = [];
-  tools.forEach((tool, i) => {
-    if (!isRecord(tool) || tool.type !== 'function' || !isRecord(tool.function)) {
+  items.forEach((item, i) => {
+    const tool = readObject(item, `tools[${i}]`);
+    if (tool.type !== 'function') {
       policy.drop(`tools[${i}]`, 'only function tools can be translated');
       return;
     }
-    const fn = tool.function;
+    const fn = readObject(tool.function, `tools[${i}].function`);
     list.push({
-      name: String(fn.name ?? ''),
-      description: typeof fn.description === 'string' ? fn.description : undefined,
-      parameters: isRecord(fn.parameters) ? fn.parameters : { type: 'object', properties: {} },
+      name: readName(fn.name, `tools[${i}].function.name`),
+      description: readStringField(fn.description, `tools[${i}].function.description`),
+      parameters: isAbsent(fn.parameters) ? { type: 'object', properties: {} } : readObject(fn.parameters, `tools[${i}].function.parameters`),
     });
   });
   return list.length > 0 ? list : undefined;

@@ -4,7 +4,8 @@ import type { CanonicalRequest, CanonicalResponse, CanonicalUsage, FinishReason 
 import { mergeUsage } from '../canonical.ts';
 import type { ClientAdapter, DecodeOptions, ResponseMeta, StreamEncoder } from '../adapter.ts';
 import { checkUnknownFields } from '../field-policy.ts';
-import { assertRecord, isRecord, readNumber, readStopSequences, withIdPrefix } from '../helpers.ts';
+import { assertRecord, isRecord, withIdPrefix } from '../helpers.ts';
+import { createFieldError, readNumberField, readStopField, readStringField } from '../read-field.ts';
 import { writeOpenAIFinish, writeOpenAIUsage } from '../openai-chat/response.ts';
 
 const KNOWN = new Set(['model', 'prompt', 'max_tokens', 'temperature', 'top_p', 'stop', 'stream', 'stream_options', 'n', 'user', 'seed', 'presence_penalty', 'frequency_penalty']);
@@ -22,17 +23,19 @@ function decodeCompletionsRequest(body: unknown, options: DecodeOptions): Canoni
   let prompt = '';
   if (typeof body.prompt === 'string') prompt = body.prompt;
   else if (Array.isArray(body.prompt) && body.prompt.every((item: unknown) => typeof item === 'string')) prompt = body.prompt.join('\n');
-  else if (body.prompt !== undefined) policy.drop('prompt', 'token-id prompts cannot be translated');
+  else if (Array.isArray(body.prompt) && body.prompt.every((item: unknown) => typeof item === 'number' || Array.isArray(item))) {
+    policy.drop('prompt', 'token-id prompts cannot be translated');
+  } else throw createFieldError('prompt', 'a string or an array of strings');
   return {
     messages: [{ role: 'user', content: [{ type: 'text', text: prompt }] }],
-    stopSequences: readStopSequences(body.stop),
-    maxTokens: readNumber(body.max_tokens),
-    temperature: readNumber(body.temperature),
-    topP: readNumber(body.top_p),
-    presencePenalty: readNumber(body.presence_penalty),
-    frequencyPenalty: readNumber(body.frequency_penalty),
-    seed: readNumber(body.seed),
-    user: typeof body.user === 'string' ? body.user : undefined,
+    stopSequences: readStopField(body.stop, 'stop'),
+    maxTokens: readNumberField(body.max_tokens, 'max_tokens'),
+    temperature: readNumberField(body.temperature, 'temperature'),
+    topP: readNumberField(body.top_p, 'top_p'),
+    presencePenalty: readNumberField(body.presence_penalty, 'presence_penalty'),
+    frequencyPenalty: readNumberField(body.frequency_penalty, 'frequency_penalty'),
+    seed: readNumberField(body.seed, 'seed'),
+    user: readStringField(body.user, 'user'),
     stream: options.stream ?? body.stream === true,
     includeUsage: isRecord(body.stream_options) && body.stream_options.include_usage === true,
   };

@@ -3,7 +3,11 @@ import { GatewayError } from '../../errors.ts';
 import type { CanonicalMessage, CanonicalRequest, CanonicalTool, ContentPart, ImagePart, ResponseFormat, TextPart, ToolChoice } from '../canonical.ts';
 import type { DecodeOptions } from '../adapter.ts';
 import { checkUnknownFields, type FieldPolicy } from '../field-policy.ts';
-import { assertRecord, isRecord, readImageUrl, readNumber } from '../helpers.ts';
+import { assertRecord, isRecord, readImageUrl } from '../helpers.ts';
+import {
+  createFieldError, isAbsent, quoteValue, readContentField, readList, readName, readNumberField, readObject, readOptionalObject,
+  readRequiredString, readRole, readStringField,
+} from '../read-field.ts';
 
 const KNOWN = new Set([
   'model', 'input', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'max_output_tokens',
@@ -12,6 +16,7 @@ const KNOWN = new Set([
 const BOOKKEEPING = new Set(['metadata', 'service_tier', 'truncation', 'safety_identifier', 'prompt_cache_key', 'stream_options']);
 /** Fields that need response state kept by the vendor (answered 400 here: translated vendors keep none). */
 const STATEFUL = ['previous_response_id', 'conversation', 'background', 'prompt'] as const;
+const ROLES = ['user', 'assistant', 'system', 'developer'] as const;
 
 /** Throws the 400 of a field that needs a vendor keeping response state. */
 function rejectStateful(field: string): never {
@@ -25,9 +30,10 @@ export function decodeResponsesRequest(body: unknown, options: DecodeOptions): C
   if (body.store === true) rejectStateful('store');
   const { policy } = options;
   checkUnknownFields(body, KNOWN, BOOKKEEPING, policy);
-  const system: string[] = typeof body.instructions === 'string' && body.instructions ? [body.instructions] : [];
+  const instructions = readStringField(body.instructions, 'instructions');
+  const system: string[] = instructions ? [instructions] : [];
   const messages = readInput(body.input, system, policy);
-  const text = isRecord(body.text) ? body.text : {};
+  const text = readOptionalObject(body.text, 'text') ?? {};
   if (text.verbosity !== undefined && text.verbosity !== null) policy.drop('text.verbosity');
   return {
     system: system.length > 0 ? system.join('\n\n') : undefined,
@@ -35,11 +41,11 @@ export function decodeResponsesRequest(body: unknown, options: DecodeOptions): C
     tools: readTools(body.tools, policy),
     toolChoice: readToolChoice(body.tool_choice, policy),
     parallelToolCalls: typeof body.parallel_tool_calls === 'boolean' ? body.parallel_tool_calls : undefined,
-    maxTokens: readNumber(body.max_output_tokens),
-    temperature: readNumber(body.temperature),
-    topP: readNumber(body.top_p),
+    maxTokens: readNumberField(body.max_output_tokens, 'max_output_tokens'),
+    temperature: readNumberField(body.temperature, 'temperature'),
+    topP: readNumberField(body.top_p, 'top_p'),
     responseFormat: readFormat(text.format),
-    user: typeof body.user === 'string' ? body.user : undefined,
+    user: readStringField(body.user, 'user'),
     stream: options.stream ?? body.stream === true,
     includeUsage: false,
   };
@@ -47,65 +53,71 @@ export function decodeResponsesRequest(body: unknown, options: DecodeOptions): C
 
 function readInput(input: unknown, system: string[], policy: FieldPolicy): CanonicalMessage[] {
   if (typeof input === 'string') return [{ role: 'user', content: [{ type: 'text', text: input }] }];
-  if (!Array.isArray(input)) return [];
+  if (!Array.isArray(input) || input.length === 0) throw createFieldError('input', 'a string or a non-empty array of input items');
   const messages: CanonicalMessage[] = [];
   const push = (role: 'user' | 'assistant', parts: ContentPart[]): void => {
     const last = messages[messages.length - 1];
     if (last && last.role === role && role === 'assistant') last.content.push(...parts);
     else messages.push({ role, content: parts });
   };
-  input.forEach((item, i) => {
-    if (!isRecord(item)) return;
+  input.forEach((raw, i) => {
     const at = `input[${i}]`;
+    const item = readObject(raw, at);
     const type = item.type ?? 'message';
     if (type === 'message') {
-      if (item.role === 'system' || item.role === 'developer') system.push(readContent(item.content, at, policy).map((p) => (p.type === 'text' ? p.text : '')).join('\n'));
-      else push(item.role === 'assistant' ? 'assistant' : 'user', readContent(item.content, at, policy));
+      const role = readRole(item.role, `${at}.role`, ROLES);
+      const content = readContent(readContentField(item.content, `${at}.content`)!, at, policy);
+      if (role === 'system' || role === 'developer') system.push(content.map((p) => (p.type === 'text' ? p.text : '')).join('\n'));
+      else push(role, content);
     } else if (type === 'function_call') {
-      push('assistant', [{ type: 'tool_call', id: String(item.call_id ?? ''), name: String(item.name ?? ''), arguments: String(item.arguments ?? '') }]);
+      const args = readStringField(item.arguments, `${at}.arguments`) ?? '';
+      push('assistant', [{ type: 'tool_call', id: readRequiredString(item.call_id, `${at}.call_id`), name: readName(item.name, `${at}.name`), arguments: args }]);
     } else if (type === 'function_call_output') {
       const output: Array<TextPart | ImagePart> = typeof item.output === 'string'
         ? [{ type: 'text', text: item.output }]
-        : readContent(item.output, at, policy).filter((p): p is TextPart | ImagePart => p.type === 'text' || p.type === 'image');
-      push('user', [{ type: 'tool_result', toolCallId: String(item.call_id ?? ''), content: output }]);
+        : readContent(readContentField(item.output, `${at}.output`)!, at, policy).filter((p): p is TextPart | ImagePart => p.type === 'text' || p.type === 'image');
+      push('user', [{ type: 'tool_result', toolCallId: readRequiredString(item.call_id, `${at}.call_id`), content: output }]);
     } else if (type === 'item_reference') {
       rejectStateful(`${at}.item_reference`);
     } else if (type === 'reasoning') {
       policy.ignore(at);
     } else {
-      policy.drop(at, `'${String(type)}' items have no equivalent`);
+      policy.drop(at, `${quoteValue(type)} items have no equivalent`);
     }
   });
   return messages;
 }
 
-function readContent(content: unknown, at: string, policy: FieldPolicy): ContentPart[] {
+function readContent(content: string | unknown[], at: string, policy: FieldPolicy): ContentPart[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
-  if (!Array.isArray(content)) return [];
   const parts: ContentPart[] = [];
-  content.forEach((part, j) => {
-    if (!isRecord(part)) return;
-    if ((part.type === 'input_text' || part.type === 'output_text') && typeof part.text === 'string') parts.push({ type: 'text', text: part.text });
-    else if (part.type === 'refusal' && typeof part.refusal === 'string') parts.push({ type: 'text', text: part.refusal });
-    else if (part.type === 'input_image' && typeof part.image_url === 'string') {
-      parts.push({ type: 'image', source: readImageUrl(part.image_url), ...(typeof part.detail === 'string' ? { detail: part.detail } : {}) });
-    } else policy.drop(`${at}.content[${j}]`, `'${String(part.type)}' parts have no equivalent`);
+  content.forEach((raw, j) => {
+    const where = `${at}.content[${j}]`;
+    const part = readObject(raw, where);
+    if (part.type === 'input_text' || part.type === 'output_text') parts.push({ type: 'text', text: readRequiredString(part.text, `${where}.text`) });
+    else if (part.type === 'refusal') parts.push({ type: 'text', text: readRequiredString(part.refusal, `${where}.refusal`) });
+    else if (part.type === 'input_image' && !isAbsent(part.image_url)) {
+      const detail = readStringField(part.detail, `${where}.detail`);
+      parts.push({ type: 'image', source: readImageUrl(readName(part.image_url, `${where}.image_url`)), ...(detail !== undefined ? { detail } : {}) });
+    } else policy.drop(where, `${quoteValue(part.type)} parts have no equivalent`);
   });
   return parts;
 }
 
 function readTools(tools: unknown, policy: FieldPolicy): CanonicalTool[] | undefined {
-  if (!Array.isArray(tools) || tools.length === 0) return undefined;
+  const items = readList(tools, 'tools');
+  if (!items || items.length === 0) return undefined;
   const list: CanonicalTool[] = [];
-  tools.forEach((tool, i) => {
-    if (!isRecord(tool) || tool.type !== 'function' || typeof tool.name !== 'string') {
+  items.forEach((raw, i) => {
+    const tool = readObject(raw, `tools[${i}]`);
+    if (tool.type !== 'function') {
       policy.drop(`tools[${i}]`, 'only function tools can be translated');
       return;
     }
     list.push({
-      name: tool.name,
-      description: typeof tool.description === 'string' ? tool.description : undefined,
-      parameters: isRecord(tool.parameters) ? tool.parameters : { type: 'object', properties: {} },
+      name: readName(tool.name, `tools[${i}].name`),
+      description: readStringField(tool.description, `tools[${i}].description`),
+      parameters: isAbsent(tool.parameters) ? { type: 'object', properties: {} } : readObject(tool.parameters, `tools[${i}].parameters`),
     });
   });
   return list.length > 0 ? list : undefined;

@@ -1,0 +1,49 @@
+import type { ChargedUsage, RequestContext } from './types.ts';
+
+/**
+ * The billing rule's fallback: every request that reached a vendor is charged, streamed or not, finished
+ * or aborted. When the vendor's own counts never arrived (the client left or the request failed before
+ * the final usage event, or the vendor reports none), the gateway estimates:
+ *
+ * - input: the request's JSON body bytes / {@link BYTES_PER_TOKEN} (from its `Content-Length`), unless
+ *   the vendor already reported its input count;
+ * - output: the bytes of the streamed text answer sent to the client / {@link BYTES_PER_TOKEN}, or the
+ *   vendor's partial count when that is higher. The stream's framing counts too, so this errs high.
+ *
+ * The usage then carries `estimated: true` (in the usage event and the log line) and limits charge it.
+ * The chars/4 rule of thumb stands in for a tokenizer; this module is the one place to swap one in.
+ */
+export const BYTES_PER_TOKEN = 4;
+
+/** Tokens estimated from a byte count. */
+export function estimateTokens(bytes: number): number {
+  return Math.ceil(bytes / BYTES_PER_TOKEN);
+}
+
+/**
+ * Completes `ctx.usage` with an estimate when the request called a vendor and its counts are missing or
+ * partial (`finished`: the answer was complete, so counts the vendor did report are final). Runs only
+ * when the request ends and someone reads its usage; a request with final counts costs two field reads.
+ */
+export function addUsageEstimate(ctx: RequestContext, finished: boolean): void {
+  if (ctx.vendorCalls === 0) return;
+  const usage = ctx.usage;
+  if (finished && (usage.inputTokens !== undefined || usage.outputTokens !== undefined)) return;
+  const input = usage.inputTokens ?? estimateTokens(readRequestBytes(ctx));
+  const output = Math.max(usage.outputTokens ?? 0, estimateTokens(ctx.streamedBytes));
+  if (input === (usage.inputTokens ?? 0) && output === (usage.outputTokens ?? 0)) return;
+  fillEstimate(usage, input, output);
+}
+
+function fillEstimate(usage: ChargedUsage, input: number, output: number): void {
+  usage.inputTokens = input;
+  usage.outputTokens = output;
+  usage.totalTokens = input + output;
+  usage.estimated = true;
+}
+
+/** The size of a JSON request body as announced (uploads are not text: they count nothing). */
+function readRequestBytes(ctx: RequestContext): number {
+  if (ctx.route.body !== 'json') return 0;
+  return Number(ctx.req.headers['content-length']) || 0;
+}
