@@ -36,7 +36,8 @@ function hasVendorKeys(config: CompiledConfig, env: NodeJS.ProcessEnv): boolean 
 }
 
 async function runStart(args: string[], dev: boolean): Promise<number> {
-  const { createLogger } = await import('./logger.ts');
+  const { createLogger, setLogSecrets } = await import('./logger.ts');
+  const { listSecrets } = await import('./runtime/secrets.ts');
   const { createGateway } = await import('./runtime/create-gateway.ts');
   const { SIMULATOR_CLIENT_KEY, simulateVendors } = await import('./simulate.ts');
   const { values } = parseArgs({
@@ -66,6 +67,7 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
     env = setup.env;
     logger.warn(`simulate mode: every vendor is a built-in simulator; client key: ${SIMULATOR_CLIENT_KEY}`);
   }
+  setLogSecrets(logger, listSecrets(config, env));
   const { openServices } = await import('./runtime/services.ts');
   const services = await openServices(config.server, env, logger);
   // One log line per request at `info`; below that level no usage event is built at all.
