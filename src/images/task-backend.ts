@@ -3,7 +3,7 @@ import type { OpCall, VendorResponse } from '../runtime/types.ts';
 import { readErrorBody, redactVendorGatewayError, toVendorError } from '../runtime/vendor-error.ts';
 import type { JsonObject } from '../transforms/path.ts';
 import { pollWithBackoff } from './poll.ts';
-import type { ImageBackend, ImageBatch, ImageDatum, ImageTaskProtocol } from './types.ts';
+import type { ImageBackend, ImageBatch, ImageDatum, ImageTaskProtocol, ImageTaskState } from './types.ts';
 
 /** Consecutive failed lookups (429, 5xx) tolerated before the request fails. */
 export const MAX_LOOKUP_FAILURES = 3;
@@ -35,7 +35,7 @@ async function lookUpTask(call: OpCall, tasks: ImageTaskProtocol, taskId: string
   }
   failures.count = 0;
   const json = await readJson(call, response);
-  let state: ReturnType<ImageTaskProtocol['readTask']>;
+  let state: ImageTaskState;
   try {
     state = tasks.readTask(json, call.vendor.config, taskId);
   } catch (error) {

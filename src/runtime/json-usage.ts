@@ -56,7 +56,7 @@ export function hasErrorField(bytes: Buffer): boolean {
     let i = skipSpaces(bytes, at + ERROR_FIELD.length);
     if (bytes[i] !== COLON) return true;
     i = skipSpaces(bytes, i + 1);
-    if (bytes.compare(NULL, 0, NULL.length, i, i + NULL.length) !== 0) return true;
+    if (i + NULL.length > bytes.length || bytes.compare(NULL, 0, NULL.length, i, i + NULL.length) !== 0) return true;
   }
   return false;
 }
