@@ -35,10 +35,18 @@ function listForms(secret: string): string[] {
   return [...forms];
 }
 
-/** A redactor for `secrets` (empty values are ignored): every form of each, longest first. */
+/**
+ * Secrets shorter than this are not searched for: they would match ordinary text (a dummy key such as
+ * `EMPTY` or `x`, digits inside a log line's timestamp, breaking its JSON), and protect nothing anyway.
+ */
+export const MIN_SECRET_LENGTH = 8;
+
+/** A redactor for `secrets` (values shorter than {@link MIN_SECRET_LENGTH} are ignored): every form of each, longest first. */
 export function createRedactor(secrets: Iterable<string | undefined>): Redactor {
   const unique = new Set<string>();
-  for (const secret of secrets) if (secret) for (const form of listForms(secret)) unique.add(form);
+  for (const secret of secrets) {
+    if (secret && secret.length >= MIN_SECRET_LENGTH) for (const form of listForms(secret)) unique.add(form);
+  }
   const forms = [...unique].sort((a, b) => b.length - a.length);
   const byteForms = forms.map((form) => Buffer.from(form));
   const redactText = (text: string): string => {

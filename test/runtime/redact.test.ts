@@ -35,8 +35,9 @@ describe('redacting the gateway secrets from text and bytes', () => {
     expect(redactor.redactBytes(bytes)).toBe(bytes);
   });
 
-  it('ignores empty secrets: with none, nothing is searched', () => {
-    expect(createRedactor(['', undefined]).forms).toEqual([]);
+  it('ignores empty and short secrets (dummy keys, digits of a timestamp): with none, nothing is searched', () => {
+    expect(createRedactor(['', undefined, 'EMPTY', '1234567']).forms).toEqual([]);
+    expect(createRedactor(['12345678']).redactText('a 12345678 b')).toBe('a [redacted] b');
     expect(NO_SECRETS.redactText('a b')).toBe('a b');
   });
 });
