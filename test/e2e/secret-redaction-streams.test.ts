@@ -50,7 +50,7 @@ describe('the official SDKs raise the redacted vendor message', () => {
     const openai = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: LEAK_ENV.LEAK_CLIENT_KEY, maxRetries: 0 });
     const stream = await openai.chat.completions.create({ model: 'leak-anthropic', messages: [{ role: 'user', content: 'hi' }], stream: true });
     const failure = await (async () => {
-      for await (const _chunk of stream);
+      for await (const _chunk of stream) gw.vendor.release();
     })().catch((error: Error) => error);
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).message).toContain(READABLE);
@@ -60,6 +60,7 @@ describe('the official SDKs raise the redacted vendor message', () => {
   it('Anthropic SDK, passthrough stream', async () => {
     const anthropic = new Anthropic({ baseURL: gw.url, apiKey: LEAK_ENV.LEAK_CLIENT_KEY, maxRetries: 0 });
     const stream = anthropic.messages.stream({ model: 'leak-anthropic', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] });
+    stream.on('text', () => gw.vendor.release());
     const failure = await stream.finalMessage().catch((error: Error) => error);
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).message).toContain(READABLE);
@@ -69,7 +70,7 @@ describe('the official SDKs raise the redacted vendor message', () => {
   it('Google Gen AI SDK, stream translated from an OpenAI-protocol vendor', async () => {
     const google = new GoogleGenAI({ apiKey: LEAK_ENV.LEAK_CLIENT_KEY, httpOptions: { baseUrl: gw.url } });
     const failure = await (async () => {
-      for await (const _chunk of await google.models.generateContentStream({ model: 'leak-openai', contents: 'hi' }));
+      for await (const _chunk of await google.models.generateContentStream({ model: 'leak-openai', contents: 'hi' })) gw.vendor.release();
     })().catch((error: Error) => error);
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).message).toContain(READABLE);

@@ -106,7 +106,13 @@ export async function startLeakyGateway(options: Partial<GatewayOptions> = {}): 
       const request = createRequest(style, `leak-${protocol}`, stream);
       const response = await fetch(url + request.path, { method: 'POST', headers: request.headers, body: JSON.stringify(request.body) });
       const headers = [...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n');
-      return { status: response.status, headers, body: await response.text() };
+      // A held stream error is released once the first bytes of the answer have arrived.
+      const chunks: Buffer[] = [];
+      for await (const chunk of response.body ?? []) {
+        chunks.push(Buffer.from(chunk));
+        vendor.release();
+      }
+      return { status: response.status, headers, body: Buffer.concat(chunks).toString() };
     },
     async close() {
       await gateway.close(0);

@@ -23,6 +23,8 @@ export interface LeakyVendor {
   /** Appended to every error message (e.g. other secrets the test wants quoted back). */
   extra: string;
   received: LeakRequest[];
+  /** Sends the error event of every stream held after its start (each is sent after 2 s anyway). */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -75,7 +77,13 @@ function writeErrorStream(protocol: LeakProtocol, message: string): string[] {
  * `:streamGenerateContent?alt=sse`) wire formats, whose every answer is an error quoting its credential.
  */
 export async function startLeakyVendor(): Promise<LeakyVendor> {
-  const vendor = { mode: 400 as LeakMode, extra: '', received: [] as LeakRequest[] };
+  const held: (() => void)[] = [];
+  const vendor = {
+    mode: 400 as LeakMode,
+    extra: '',
+    received: [] as LeakRequest[],
+    release: () => held.splice(0).forEach((send) => send()),
+  };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -87,11 +95,13 @@ export async function startLeakyVendor(): Promise<LeakyVendor> {
       vendor.received.push({ protocol, path: req.url!, credential, stream });
       const message = writeLeakMessage(credential, vendor.extra);
       if (vendor.mode === 'stream-error' && stream) {
-        // The answer's start first, the error event a moment later (so a translated stream has begun).
+        // The answer's start first, the error event once released (when the client has the start).
         const events = writeErrorStream(protocol, message);
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write(events.slice(0, -1).join(''));
-        setTimeout(() => res.end(events.at(-1)), 30);
+        const send = () => res.writableEnded || res.end(events.at(-1));
+        held.push(send);
+        setTimeout(send, 2_000).unref();
         return;
       }
       const status = vendor.mode === 'stream-error' ? 500 : vendor.mode;
