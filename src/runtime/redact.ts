@@ -22,11 +22,13 @@ function escapeJson(text: string): string {
 
 /**
  * The forms a secret can take in a vendor's message or a log line: as is (also within `Bearer <k>`,
- * `key=<k>`, a header value), URL-encoded (a query string, `encodeURIComponent` and form style), and each of
- * those JSON-escaped once and twice (a JSON body quoted in a message, that message in a log line).
+ * `key=<k>`, a header value), URL-encoded (`encodeURIComponent`, with lower-case hex, form style), and each
+ * of those JSON-escaped once and twice (a JSON body quoted in a message, that message in a log line).
  */
 function listForms(secret: string): string[] {
-  const plain = [secret, encodeURIComponent(secret), new URLSearchParams({ k: secret }).toString().slice(2)];
+  const encoded = encodeURIComponent(secret);
+  const lowerHex = encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+  const plain = [secret, encoded, lowerHex, new URLSearchParams({ k: secret }).toString().slice(2)];
   const forms = new Set<string>();
   for (const form of plain) {
     const once = escapeJson(form);

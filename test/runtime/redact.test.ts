@@ -7,6 +7,7 @@ describe('redacting the gateway secrets from text and bytes', () => {
   it.each([
     ['as is, inside a Bearer header', `Authorization: Bearer ${KEY}.`, 'Authorization: Bearer [redacted].'],
     ['URL-encoded in a query string', `GET /x?key=${encodeURIComponent(KEY)}&y=1`, 'GET /x?key=[redacted]&y=1'],
+    ['URL-encoded with lower-case hex', `GET /x?key=${encodeURIComponent(KEY).toLowerCase()}`, 'GET /x?key=[redacted]'],
     ['form-encoded in a query string', `GET /x?${new URLSearchParams({ key: KEY })}`, 'GET /x?key=[redacted]'],
     ['JSON-escaped in a body', JSON.stringify({ auth: KEY }), '{"auth":"[redacted]"}'],
     ['JSON-escaped twice (a body quoted in a log line)', JSON.stringify({ message: JSON.stringify({ auth: KEY }) }), '{"message":"{\\"auth\\":\\"[redacted]\\"}"}'],
