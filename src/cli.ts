@@ -55,7 +55,8 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const { createLogger } = await import('./logger.ts');
+  const { createLogger, setLogSecrets } = await import('./logger.ts');
+  const { listSecrets } = await import('./runtime/secrets.ts');
   const logger = createLogger(options.logLevel ?? process.env.GATEWAY_LOG_LEVEL ?? 'info');
   const loaded = await loadConfig(options.config);
   if (typeof loaded === 'string') {
@@ -81,6 +82,7 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
     env = setup.env;
     logger.warn(`simulate mode: every vendor is a built-in simulator; client key: ${SIMULATOR_CLIENT_KEY}`);
   }
+  setLogSecrets(logger, listSecrets(config, env));
   const { openServices } = await import('./runtime/services.ts');
   const services = await openServices(config.server, env, logger);
   // One log line per request at `info`; below that level no usage event is built at all.

@@ -1,9 +1,9 @@
 import { GatewayError } from '../errors.ts';
 import type { OpCall, VendorResponse } from '../runtime/types.ts';
-import { readErrorBody, toVendorError } from '../runtime/vendor-error.ts';
+import { readErrorBody, redactVendorGatewayError, toVendorError } from '../runtime/vendor-error.ts';
 import type { JsonObject } from '../transforms/path.ts';
 import { pollWithBackoff } from './poll.ts';
-import type { ImageBackend, ImageBatch, ImageDatum, ImageTaskProtocol } from './types.ts';
+import type { ImageBackend, ImageBatch, ImageDatum, ImageTaskProtocol, ImageTaskState } from './types.ts';
 
 /** Consecutive failed lookups (429, 5xx) tolerated before the request fails. */
 export const MAX_LOOKUP_FAILURES = 3;
@@ -34,7 +34,13 @@ async function lookUpTask(call: OpCall, tasks: ImageTaskProtocol, taskId: string
     throw toVendorError(call.vendor, response.status, json);
   }
   failures.count = 0;
-  const state = tasks.readTask(await readJson(call, response), call.vendor.config, taskId);
+  const json = await readJson(call, response);
+  let state: ImageTaskState;
+  try {
+    state = tasks.readTask(json, call.vendor.config, taskId);
+  } catch (error) {
+    throw redactVendorGatewayError(call.vendor, error);
+  }
   return state.done ? state.data : undefined;
 }
 

@@ -43,6 +43,24 @@ export function findUsageObject(bytes: Buffer, adapter: ProtocolAdapter): number
   return first;
 }
 
+const ERROR_FIELD = Buffer.from('"error"');
+const NULL = Buffer.from('null');
+
+/**
+ * True when `bytes` hold an error event of any protocol: an `"error"` key or value (`"error": {...}`,
+ * `"type": "error"`), not the `"error": null` that successful events of some streams carry. Strings inside
+ * JSON strings are escaped (`\"error\"`), so a model's text never matches.
+ */
+export function hasErrorField(bytes: Buffer): boolean {
+  for (let at = bytes.indexOf(ERROR_FIELD); at !== -1; at = bytes.indexOf(ERROR_FIELD, at + ERROR_FIELD.length)) {
+    let i = skipSpaces(bytes, at + ERROR_FIELD.length);
+    if (bytes[i] !== COLON) return true;
+    i = skipSpaces(bytes, i + 1);
+    if (i + NULL.length > bytes.length || bytes.compare(NULL, 0, NULL.length, i, i + NULL.length) !== 0) return true;
+  }
+  return false;
+}
+
 /** Copies the usage fields a vendor reported into the request's usage. */
 export function addUsage(into: Usage, usage: Usage | undefined): void {
   if (!usage) return;

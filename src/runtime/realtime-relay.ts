@@ -1,4 +1,6 @@
 import WebSocket from 'ws';
+import { hasErrorField } from './json-usage.ts';
+import type { Redactor } from './redact.ts';
 import type { UpstreamConnection } from './realtime-upstream.ts';
 
 /** How a relayed session ended. */
@@ -21,10 +23,10 @@ const GOING_AWAY = 1001;
 
 /**
  * Relays frames between the client and the vendor in both directions, text and binary kept as they
- * are, with backpressure; when one side closes, closes the other (same code when it is a valid one).
- * Resolves once both sides are closed; never rejects.
+ * are (the vendor's error events without the secrets of `redactor`), with backpressure; when one side
+ * closes, closes the other (same code when it is a valid one). Resolves once both sides are closed; never rejects.
  */
-export function relayFrames(client: WebSocket, upstream: UpstreamConnection): Promise<RelayResult> {
+export function relayFrames(client: WebSocket, upstream: UpstreamConnection, redactor?: Redactor): Promise<RelayResult> {
   const vendor = upstream.socket;
   const result: RelayResult = { clientCode: 1006, vendorCode: 1006, framesFromClient: 0, framesFromVendor: 0 };
   return new Promise((resolve) => {
@@ -32,7 +34,7 @@ export function relayFrames(client: WebSocket, upstream: UpstreamConnection): Pr
     const ended = () => {
       if (--open === 0) resolve(result);
     };
-    const toClient = createForwarder(vendor, client, () => result.framesFromVendor++);
+    const toClient = createForwarder(vendor, client, () => result.framesFromVendor++, redactor?.forms.length ? redactor : undefined);
     const toVendor = createForwarder(client, vendor, () => result.framesFromClient++);
     const onVendorClose = (code: number, reason: Buffer) => {
       result.vendorCode = code;
@@ -58,8 +60,11 @@ export function relayFrames(client: WebSocket, upstream: UpstreamConnection): Pr
   });
 }
 
-/** A 'message' listener sending each frame on to `to`, pausing `from` while `to` is backed up. */
-function createForwarder(from: WebSocket, to: WebSocket, count: () => void) {
+/**
+ * A 'message' listener sending each frame on to `to`, pausing `from` while `to` is backed up; with a
+ * `redactor`, a text frame holding an `"error"` field (one byte search per frame) is redacted first.
+ */
+function createForwarder(from: WebSocket, to: WebSocket, count: () => void, redactor?: Redactor) {
   let paused = false;
   const onSent = () => {
     if (paused && to.bufferedAmount < LOW_WATER) {
@@ -70,6 +75,7 @@ function createForwarder(from: WebSocket, to: WebSocket, count: () => void) {
   return (data: WebSocket.RawData, isBinary: boolean) => {
     if (to.readyState !== WebSocket.OPEN) return;
     count();
+    if (redactor && !isBinary && Buffer.isBuffer(data) && hasErrorField(data)) data = redactor.redactBytes(data);
     to.send(data, { binary: isBinary }, onSent);
     if (!paused && to.bufferedAmount > HIGH_WATER) {
       paused = true;

@@ -53,7 +53,7 @@ function authorizeRealtime(req: IncomingMessage, snapshot: Snapshot): RealtimeTa
   }
   const path = addVendorAuth(vendor, `${vendor.basePath}${endpoint.path}?${query}`, headers);
   ctx.vendorCalls = 1;
-  return { upstreamUrl: vendor.origin + path, headers };
+  return { upstreamUrl: vendor.origin + path, headers, redactor: vendor.redactor };
 }
 
 /** The server's `upgrade` listener: realtime WebSocket sessions, authenticated, proxied, one usage event each. */

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { GatewayError } from '../errors.ts';
+import type { Redactor } from './redact.ts';
 
 /** Where a realtime session goes: built by the caller's `authorize` (vendor URL and auth headers). */
 export interface RealtimeTarget {
@@ -7,6 +8,8 @@ export interface RealtimeTarget {
   upstreamUrl: string;
   /** Headers of the vendor handshake (its auth, protocol headers). */
   headers: Record<string, string>;
+  /** Removes the gateway's secrets from the vendor's error events (absent: frames pass as they are). */
+  redactor?: Redactor;
 }
 
 /** A frame received before the relay took over. */

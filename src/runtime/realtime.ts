@@ -92,9 +92,10 @@ export async function proxyRealtime(options: RealtimeOptions): Promise<RealtimeO
   const clientGone = watch.signal;
 
   let upstream: UpstreamConnection;
+  let target: RealtimeTarget;
   try {
     checkUpgradeRequest(req);
-    const target = await options.authorize(req);
+    target = await options.authorize(req);
     if (clientGone.aborted) throw clientClosed();
     upstream = await openUpstream(target, {
       protocols: listClientProtocols(req).filter((protocol) => !isCredentialProtocol(protocol)),
@@ -118,7 +119,7 @@ export async function proxyRealtime(options: RealtimeOptions): Promise<RealtimeO
     const error = clientClosed();
     return finish({ status: error.status, error });
   }
-  const relayed = await relayFrames(client, upstream);
+  const relayed = await relayFrames(client, upstream, target.redactor);
   return finish({
     status: 101,
     clientCloseCode: relayed.clientCode,

@@ -1,14 +1,12 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, Pool, ProxyAgent, type Dispatcher } from 'undici';
 import type { CompiledConfig, KeyEntry, VendorEntry } from '../config/types.ts';
+import { createRedactor, type Redactor } from './redact.ts';
 import { createRouteMatcher } from './route-match.ts';
+import { listSecrets, readKeyDigest, readTaskSecret } from './secrets.ts';
 import type { RuntimeKey, RuntimeVendor, Snapshot } from './types.ts';
 
-/** sha256 digest of a key, as stored and compared. */
-export function digestKey(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
-}
+export { digestKey } from './secrets.ts';
 
 function createDispatcher(vendor: VendorEntry, origin: string): Dispatcher {
   const options = {
@@ -23,7 +21,7 @@ function createDispatcher(vendor: VendorEntry, origin: string): Dispatcher {
   return tls ? new Agent({ ...options, connect: tls }) : new Pool(origin, options);
 }
 
-function createVendor(vendor: VendorEntry, env: NodeJS.ProcessEnv): RuntimeVendor {
+function createVendor(vendor: VendorEntry, env: NodeJS.ProcessEnv, redactor: Redactor): RuntimeVendor {
   const url = new URL(vendor.baseUrl);
   const secret = vendor.auth.kind === 'none' ? undefined : env[vendor.auth.env];
   return {
@@ -32,6 +30,7 @@ function createVendor(vendor: VendorEntry, env: NodeJS.ProcessEnv): RuntimeVendo
     origin: url.origin,
     basePath: url.pathname.replace(/\/+$/, ''),
     dispatcher: createDispatcher(vendor, url.origin),
+    redactor,
   };
 }
 
@@ -51,24 +50,21 @@ function compileGlobs(patterns: string[]): (model: string) => boolean {
 }
 
 function createKey(key: KeyEntry, env: NodeJS.ProcessEnv): RuntimeKey | undefined {
-  let digest: Buffer;
-  if ('sha256' in key.secret) digest = Buffer.from(key.secret.sha256, 'hex');
-  else {
-    const value = env[key.secret.env];
-    if (!value) return undefined;
-    digest = digestKey(value);
-  }
+  const digest = readKeyDigest(key, env);
+  if (!digest) return undefined;
   return { config: key, digest, allows: compileGlobs(key.models) };
 }
 
 /**
  * Builds the immutable runtime snapshot of a compiled config: vendor pools with their secrets,
- * key digests, model map and route matcher. A reload builds a new one and swaps the pointer.
+ * key digests, model map, route matcher and the redactor of every secret held. A reload builds a new one
+ * and swaps the pointer.
  */
 export function createSnapshot(config: CompiledConfig, env: NodeJS.ProcessEnv = process.env): Snapshot {
-  const vendors = new Map(Object.values(config.vendors).map((v) => [v.name, createVendor(v, env)]));
   const keys = config.keys.map((k) => createKey(k, env)).filter((k): k is RuntimeKey => k !== undefined);
-  const taskSecret = env[config.server.taskSecret.env] ?? digestKey(`tasks:${keys.map((k) => k.digest.toString('hex')).join()}`).toString('hex');
+  const taskSecret = readTaskSecret(config, env, keys.map((k) => k.digest));
+  const redactor = createRedactor(listSecrets(config, env, taskSecret));
+  const vendors = new Map(Object.values(config.vendors).map((v) => [v.name, createVendor(v, env, redactor)]));
   return {
     config,
     vendors,
@@ -76,6 +72,7 @@ export function createSnapshot(config: CompiledConfig, env: NodeJS.ProcessEnv = 
     keys,
     match: createRouteMatcher(config.routes),
     taskSecret,
+    redactor,
   };
 }
 

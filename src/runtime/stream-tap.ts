@@ -1,5 +1,6 @@
 import type { ProtocolAdapter } from '../protocols/types.ts';
-import { addUsage, findUsageObject, hasUsageObject } from './json-usage.ts';
+import { addUsage, findUsageObject, hasErrorField, hasUsageObject } from './json-usage.ts';
+import type { Redactor } from './redact.ts';
 import type { Usage } from './types.ts';
 
 const NEWLINE = 0x0a;
@@ -8,20 +9,30 @@ const NEWLINE = 0x0a;
  * Watches an SSE stream on its way to the client, byte for byte: reads token usage from the events that
  * carry a usage object and, when `dropUsageEvents`, removes the usage-only events the gateway asked for
  * on the client's behalf. Bytes pass through as they come; only a trailing partial line waits for its end.
- * Events are parsed only when they hold a usage object (once or twice per stream).
+ * Events are parsed only when they hold a usage object (once or twice per stream). Error events (found by
+ * one byte search, like usage events) have every secret of `redactor` removed; other bytes are not scanned.
  */
 export class StreamTap {
   private tail: Buffer | undefined;
   private skipBlank = false;
+  private readonly redactor: Redactor | undefined;
 
   constructor(
     private readonly adapter: ProtocolAdapter,
     private readonly usage: Usage,
     private readonly dropUsageEvents: boolean,
-  ) {}
+    redactor?: Redactor,
+  ) {
+    this.redactor = redactor?.forms.length ? redactor : undefined;
+  }
 
   /** Takes a chunk from the vendor; returns the bytes to send now. */
   push(chunk: Buffer): Buffer {
+    return this.redact(this.pass(chunk));
+  }
+
+  /** The complete lines of the bytes so far, usage read and usage-only events dropped. */
+  private pass(chunk: Buffer): Buffer {
     const bytes = this.tail ? Buffer.concat([this.tail, chunk]) : chunk;
     const lastBreak = bytes.lastIndexOf(NEWLINE);
     if (lastBreak === -1) {
@@ -44,7 +55,12 @@ export class StreamTap {
   end(): Buffer {
     const rest = this.tail ?? EMPTY;
     this.tail = undefined;
-    return rest.length && hasUsageObject(rest, this.adapter) ? this.readLines(rest) : rest;
+    return this.redact(rest.length && hasUsageObject(rest, this.adapter) ? this.readLines(rest) : rest);
+  }
+
+  /** `out` without secrets when it holds an error event. */
+  private redact(out: Buffer): Buffer {
+    return this.redactor && out.length !== 0 && hasErrorField(out) ? this.redactor.redactBytes(out) : out;
   }
 
   private readLines(bytes: Buffer): Buffer {

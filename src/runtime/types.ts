@@ -13,6 +13,7 @@ import type {
 import type { Dispatcher } from 'undici';
 import type { AbortSource } from './abort-source.ts';
 import type { ProtocolAdapter } from '../protocols/types.ts';
+import type { Redactor } from './redact.ts';
 
 /** Token counts a vendor reported (absent fields: not reported). */
 export interface Usage {
@@ -57,6 +58,8 @@ export interface RuntimeVendor {
   origin: string;
   /** Path prefix of the base URL (e.g. `/v1`), joined before each upstream path. */
   basePath: string;
+  /** Removes every secret of the snapshot from what this vendor says (absent: nothing to remove). */
+  redactor?: Redactor;
 }
 
 /** A client key resolved at start. */
@@ -78,6 +81,8 @@ export interface Snapshot {
   match(method: string, path: string): RouteMatch | undefined;
   /** The secret that signs task ids. */
   taskSecret: string;
+  /** Removes every secret the gateway holds (vendor keys, client keys, task secret, store password). */
+  redactor: Redactor;
 }
 
 /** A matched route and its path parameters. */

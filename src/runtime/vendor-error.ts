@@ -27,23 +27,41 @@ export async function readErrorBody(response: VendorResponse): Promise<{ text: s
 }
 
 /**
- * The one mapping from a vendor's error to the GatewayError the caller sees in its own shape: a vendor
- * rejecting the gateway's own credentials becomes 502 `upstream_auth_failed` without the vendor's message
- * (vendors echo key fragments there); a code listed in the vendor's `policy_error_codes` becomes 400
- * `content_policy_violation`; otherwise the vendor's status (502 when it is no error status), code and
- * message, with its Retry-After.
+ * The one mapping from a vendor's error to the GatewayError the caller sees in its own shape, for
+ * passthrough and translation alike: a vendor rejecting the gateway's own credentials becomes 502
+ * `upstream_auth_failed` without the vendor's message (vendors echo key fragments there); a code listed in
+ * the vendor's `policy_error_codes` becomes 400 `content_policy_violation`; otherwise the vendor's status
+ * (502 when it is no error status), code and message, with its Retry-After. Every secret the gateway holds
+ * is redacted from the vendor's code and message here, whatever the status.
  */
 export function createVendorGatewayError(vendor: RuntimeVendor, error: VendorError, retryAfterSeconds?: number): GatewayError {
   if (error.authFailure) {
     return new GatewayError(502, 'upstream_auth_failed', `Vendor "${vendor.config.name}" rejected the gateway's credentials.`);
   }
+  const redact = vendor.redactor?.redactText ?? keep;
+  const message = redact(error.message);
   if (vendor.config.policyErrorCodes.includes(error.type)) {
-    return new GatewayError(400, 'content_policy_violation', error.message || 'The request was rejected by the content policy.');
+    return new GatewayError(400, 'content_policy_violation', message || 'The request was rejected by the content policy.');
   }
   const status = error.status >= 400 && error.status <= 599 ? error.status : 502;
   const retryAfter = retryAfterSeconds ?? (status === 429 || status === 503 ? 1 : undefined);
-  return new GatewayError(status, error.type, error.message, retryAfter === undefined ? {} : { retryAfter });
+  return new GatewayError(status, redact(error.type), message, retryAfter === undefined ? {} : { retryAfter });
 }
+
+/**
+ * `error` with the gateway's secrets redacted from its message, for GatewayErrors built elsewhere from a
+ * vendor's words (e.g. a failed image task's message); anything else is returned as it is.
+ */
+export function redactVendorGatewayError(vendor: RuntimeVendor, error: unknown): unknown {
+  if (!(error instanceof GatewayError) || !vendor.redactor) return error;
+  const message = vendor.redactor.redactText(error.message);
+  const code = vendor.redactor.redactText(error.code);
+  if (message === error.message && code === error.code) return error;
+  const { param, type, retryAfter, headers } = error;
+  return new GatewayError(error.status, code, message, { param, type, retryAfter, headers, cause: error.cause });
+}
+
+const keep = (text: string): string => text;
 
 /** Maps a vendor's non-2xx answer (body already read) by {@link createVendorGatewayError}; a body that is not JSON is 502. */
 export function toVendorError(

@@ -1,7 +1,9 @@
 import { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import type { Protocol } from '../../src/config/types.ts';
-import { createVendorGatewayError, readVendorError } from '../../src/runtime/vendor-error.ts';
+import { GatewayError } from '../../src/errors.ts';
+import { createRedactor } from '../../src/runtime/redact.ts';
+import { createVendorGatewayError, readVendorError, redactVendorGatewayError } from '../../src/runtime/vendor-error.ts';
 import type { RuntimeVendor, VendorResponse } from '../../src/runtime/types.ts';
 import { readFixture } from '../translate/fixtures.ts';
 
@@ -14,8 +16,10 @@ function createResponse(status: number, text: string, headers: Record<string, st
 }
 
 function createVendor(protocol: Protocol, policyErrorCodes: string[] = []): RuntimeVendor {
-  return { config: { name: 'v', protocol, policyErrorCodes } } as unknown as RuntimeVendor;
+  return { config: { name: 'v', protocol, policyErrorCodes }, redactor: createRedactor([KEY]) } as unknown as RuntimeVendor;
 }
+
+const KEY = 'sk-vendor-secret/1';
 
 describe('vendor errors, the one mapping for passthrough and translated calls', () => {
   test('a credential failure becomes 502 upstream_auth_failed without the vendor message', () => {
@@ -45,5 +49,25 @@ describe('vendor errors, the one mapping for passthrough and translated calls', 
     const error = await readVendorError(createVendor('anthropic'), createResponse(503, '<html>upstream connect error</html>'));
     expect(error).toMatchObject({ status: 502, code: 'upstream_bad_response' });
     expect(createVendorGatewayError(createVendor('openai'), { status: 302, type: 'x', message: 'moved' }).status).toBe(502);
+  });
+
+  test.each([400, 429, 500, 503])('redacts the gateway secrets from the vendor code and message of an HTTP %i', (status) => {
+    const leak = `bad request for key Bearer ${KEY} (?key=${encodeURIComponent(KEY)})`;
+    const error = createVendorGatewayError(createVendor('openai'), { status, type: `code_${KEY}`, message: leak });
+    expect(error).toMatchObject({ status, code: 'code_[redacted]', message: 'bad request for key Bearer [redacted] (?key=[redacted])' });
+  });
+
+  test('redacts the message of a policy error', () => {
+    const error = createVendorGatewayError(createVendor('dashscope', ['Blocked']), { status: 400, type: 'Blocked', message: `blocked for ${KEY}` });
+    expect(error).toMatchObject({ status: 400, code: 'content_policy_violation', message: 'blocked for [redacted]' });
+  });
+
+  test('redacts an error built elsewhere from a vendor\'s words, keeping its status, options and cause', () => {
+    const cause = new Error('x');
+    const error = new GatewayError(502, 'upstream_task_failed', `task failed: ${KEY}`, { retryAfter: 3, cause });
+    const redacted = redactVendorGatewayError(createVendor('dashscope'), error) as GatewayError;
+    expect(redacted).toMatchObject({ status: 502, code: 'upstream_task_failed', message: 'task failed: [redacted]', retryAfter: 3, cause });
+    const clean = new GatewayError(400, 'x', 'nothing secret');
+    expect(redactVendorGatewayError(createVendor('dashscope'), clean)).toBe(clean);
   });
 });
