@@ -1319,6 +1319,7 @@ export const config: CompiledConfig = {
   ],
   "server": {
     "bodyLimitBytes": 26214400,
+    "bodyTimeoutMs": 60000,
     "defaultLimits": {
       "concurrency": 100,
       "rpm": 600,

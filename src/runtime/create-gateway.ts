@@ -4,6 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createApp, createRouter, defineEventHandler, toNodeListener } from 'h3';
 import type { CompiledConfig } from '../config/types.ts';
+import { answerClientError } from './client-error.ts';
 import { createRequestHandler, type InFlight, type UsageSink } from './handle-request.ts';
 import { createUpgradeListener } from './realtime-route.ts';
 import { createServices, type Services } from './services.ts';
@@ -40,6 +41,14 @@ export interface Gateway {
    * then closes what is left and releases the vendor pools and the store.
    */
   close(drainMs?: number): Promise<void>;
+}
+
+/** How long a client may take to send a request's headers. */
+const HEADERS_TIMEOUT_MS = 60_000;
+
+/** Node's deadline for a whole request: the headers' and the body's (0: none, when the body has none). */
+function getRequestTimeout(config: CompiledConfig): number {
+  return config.server.bodyTimeoutMs ? HEADERS_TIMEOUT_MS + config.server.bodyTimeoutMs : 0;
 }
 
 /** Auxiliary routes (health, stored images) on h3; everything the route table names is served natively. */
@@ -79,15 +88,18 @@ export function createGateway(options: GatewayOptions): Gateway {
     ? createHttpsServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, handler)
     : createHttpServer(handler);
   server.on('upgrade', createUpgradeListener(() => snapshot, sink ?? (() => undefined)));
+  server.on('clientError', answerClientError);
   server.keepAliveTimeout = 65_000;
-  server.requestTimeout = 0;
-  server.headersTimeout = 60_000;
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  // A backstop for bodies nobody reads (the body reader has its own, exact deadline from the end of the headers).
+  server.requestTimeout = getRequestTimeout(options.config);
   return {
     server,
     getSnapshot: () => snapshot,
     reload(config) {
       const previous = snapshot;
       snapshot = createSnapshot(config, env);
+      server.requestTimeout = getRequestTimeout(config);
       setTimeout(() => void closeSnapshot(previous), 600_000).unref();
     },
     listen(port = options.config.server.port, host = options.config.server.host) {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { TargetEntry } from '../config/types.ts';
@@ -7,7 +8,9 @@ import { authenticate } from './auth.ts';
 import { GatewayContext } from './gateway-context.ts';
 import { readMultipartModel } from './multipart.ts';
 import { getHandler, getModellessHandler } from './plan.ts';
-import { parseJsonBody, readBody } from './read-body.ts';
+import { drainRequest } from './drain-request.ts';
+import { checkJsonBytes, getUnsupportedMediaTypeError, isJsonContentType } from './json-bytes.ts';
+import { getBodyTimeoutError, parseJsonBody, readBody } from './read-body.ts';
 import { readModelId, resolveModel } from './resolve-model.ts';
 import { validateBody } from './validate.ts';
 import { callVendor } from './vendor-call.ts';
@@ -37,9 +40,16 @@ interface AdmissionHolder {
   admission?: Admission;
 }
 
+/**
+ * Route → auth → rate check → body → concurrency slot → model → handler. The slot is taken only once the
+ * body is in (a slow body never pins one); the body has a deadline from the end of the headers.
+ */
 async function serve(ctx: GatewayContext, services: Services, holder: AdmissionHolder): Promise<void> {
   const { route } = ctx;
   if (!ctx.matched) throw new GatewayError(404, 'route_not_found', `No route for ${ctx.req.method} ${ctx.route.path}.`);
+  if (ctx.invalidParam !== undefined) {
+    throw new GatewayError(400, 'invalid_path', `The path parameter \`${ctx.invalidParam}\` is not valid percent-encoding.`, { param: ctx.invalidParam });
+  }
   ctx.key = authenticate(ctx);
   const pending = services.limiter.admit(ctx.key.config);
   const admission = pending instanceof Promise ? await pending : pending;
@@ -47,6 +57,9 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
   // The client left while its limits were being checked: the close handler has run already.
   if (ctx.abortSource.aborted) admission.release();
   Object.assign(ctx.headers, admission.headers);
+  // The concurrency slot: no promise when the key has no concurrency limit.
+  let taking = route.model.from === 'none' ? admission.acquire() : undefined;
+  if (taking) await taking;
   if (route.model.from === 'none') {
     await getModellessHandler(route.op)({ ctx, body: undefined } as unknown as OpCall);
     return;
@@ -55,12 +68,16 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
   let raw: Buffer | undefined;
   let upload: OpCall['upload'];
   let multipartModel: string | undefined;
-  const limit = ctx.snapshot.config.server.bodyLimitBytes;
+  const { bodyLimitBytes: limit, bodyTimeoutMs } = ctx.snapshot.config.server;
   if (route.body === 'json') {
-    raw = await readBody(ctx.req, limit);
+    const contentType = ctx.req.headers['content-type'];
+    if (!isJsonContentType(contentType)) throw getUnsupportedMediaTypeError(contentType);
+    raw = await readBody(ctx.req, limit, bodyTimeoutMs && Math.max(1, ctx.startedAt + bodyTimeoutMs - performance.now()));
+    checkJsonBytes(raw);
     body = parseJsonBody(raw);
     if (route.schema) validateBody(route.schema, body);
   } else if (route.body === 'multipart') {
+    limitUploadTime(ctx, bodyTimeoutMs);
     const form = await readMultipartModel(ctx.req, { field: route.model.name, limitBytes: limit, signal: ctx.signal });
     multipartModel = form.model;
     upload = form.body;
@@ -71,6 +88,8 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
   const model = resolveModel(ctx, modelId);
   ctx.modelId = modelId;
   ctx.model = model;
+  taking = admission.acquire();
+  if (taking) await taking;
   const input: CallInput = { body, raw: upload ? undefined : raw, upload };
   const { routing } = model;
   if (model.targets.length === 1 && model.fallback.length === 0 && routing.retries === 0 && !routing.attemptTimeoutMs && !routing.deadlineMs) {
@@ -85,6 +104,18 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
     health: services.health,
     attempt: (attempt) => runTarget(ctx, input, attempt.target, attempt.signal, attempt.commit),
   });
+}
+
+/**
+ * Bounds a streamed upload (multipart) by the body deadline: a body still arriving past it aborts the
+ * request with 408, whether the gateway is still reading it or already forwarding it.
+ */
+function limitUploadTime(ctx: GatewayContext, bodyTimeoutMs: number): void {
+  if (!bodyTimeoutMs) return;
+  const timer = setTimeout(() => {
+    if (!ctx.req.complete) ctx.abortSource.abort(getBodyTimeoutError());
+  }, Math.max(1, ctx.startedAt + bodyTimeoutMs - performance.now()));
+  ctx.res.once('close', () => clearTimeout(timer));
 }
 
 /** What a request hands to every attempt: its parsed body, raw bytes or upload stream. */
@@ -129,6 +160,7 @@ function toUsageEvent(ctx: RequestContext, error?: GatewayError): UsageEvent {
     style: ctx.style,
     status: error?.status ?? ctx.res.statusCode,
     ...(error ? { error: error.code } : {}),
+    ...(error?.code === 'internal_error' ? { cause: error.cause } : {}),
     ttfbMs: ctx.ttfbMs,
     durationMs: performance.now() - ctx.startedAt,
     vendorCalls: ctx.vendorCalls,
@@ -141,11 +173,34 @@ export interface InFlight {
   active: number;
 }
 
-/** Sends the error a request failed with, unless the client is gone. */
+/**
+ * Sends the error a request failed with, unless the client is gone; an answer sent before the upload
+ * ended lets the client finish sending (bounded) so that it can read it. Never throws.
+ */
 function fail(ctx: GatewayContext, error: unknown): GatewayError {
   const failure = toGatewayError(error);
-  if (failure.status !== 499 && !ctx.res.destroyed) sendError(ctx, failure);
+  try {
+    if (failure.status !== 499 && !ctx.res.destroyed) {
+      sendError(ctx, failure);
+      if (failure.status !== 408) drainRequest(ctx.req, Math.floor(performance.timeOrigin + ctx.startedAt) + ctx.snapshot.config.server.bodyTimeoutMs);
+      else ctx.req.resume();
+    }
+  } catch {
+    ctx.res.destroy();
+  }
   return failure;
+}
+
+/** Answers a request no context could be made for: a 500 in the OpenAI shape. Never throws. */
+function failBare(res: ServerResponse, error: unknown): void {
+  try {
+    const id = randomUUID();
+    const rendered = renderError('openai', toGatewayError(error), id);
+    res.writeHead(rendered.status, { ...rendered.headers, 'x-request-id': id, connection: 'close' });
+    res.end(rendered.body);
+  } catch {
+    res.destroy();
+  }
 }
 
 /**
@@ -161,30 +216,45 @@ export function createRequestHandler(
   inFlight: InFlight = { active: 0 },
 ) {
   return (req: IncomingMessage, res: ServerResponse): void => {
-    const ctx = new GatewayContext(req, res, getSnapshot());
-    inFlight.active++;
-    if (!ctx.matched && fallback?.(req, res)) {
-      res.on('close', () => inFlight.active--);
+    let ctx: GatewayContext;
+    try {
+      ctx = new GatewayContext(req, res, getSnapshot());
+    } catch (error) {
+      failBare(res, error);
       return;
     }
+    inFlight.active++;
     let failure: GatewayError | undefined;
-    const holder: AdmissionHolder = {};
-    res.on('close', () => {
-      inFlight.active--;
-      if (!res.writableFinished) {
-        ctx.abortSource.abort();
-        // The client left before the answer was complete (before or during a stream): logged as 499.
-        failure ??= new GatewayError(499, 'client_closed_request', 'The client closed the request.');
+    try {
+      if (!ctx.matched && fallback?.(req, res)) {
+        res.on('close', () => inFlight.active--);
+        return;
       }
-      const { admission } = holder;
-      if (admission) {
-        admission.release();
-        if (admission.countsTokens) admission.charge((ctx.usage.inputTokens ?? 0) + (ctx.usage.outputTokens ?? 0));
-      }
-      if (sink) sink(toUsageEvent(ctx, failure));
-    });
-    serve(ctx, services, holder).then(undefined, (error: unknown) => {
+      const holder: AdmissionHolder = {};
+      res.on('close', () => {
+        inFlight.active--;
+        if (!res.writableFinished) {
+          ctx.abortSource.abort();
+          // The client left before the answer was complete (before or during a stream): logged as 499.
+          failure ??= new GatewayError(499, 'client_closed_request', 'The client closed the request.');
+        }
+        try {
+          const { admission } = holder;
+          if (admission) {
+            admission.release();
+            if (admission.countsTokens) admission.charge((ctx.usage.inputTokens ?? 0) + (ctx.usage.outputTokens ?? 0));
+          }
+          if (sink) sink(toUsageEvent(ctx, failure));
+        } catch (error) {
+          // A close handler runs outside any request's promise: a throw here would end the process.
+          process.emitWarning(error as Error);
+        }
+      });
+      serve(ctx, services, holder).then(undefined, (error: unknown) => {
+        failure = fail(ctx, error);
+      });
+    } catch (error) {
       failure = fail(ctx, error);
-    });
+    }
   };
 }
