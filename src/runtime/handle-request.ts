@@ -180,11 +180,12 @@ export interface InFlight {
 function fail(ctx: GatewayContext, error: unknown): GatewayError {
   const failure = toGatewayError(error);
   try {
-    if (failure.status !== 499 && !ctx.res.destroyed) {
-      sendError(ctx, failure);
-      if (failure.status !== 408) drainRequest(ctx.req, Math.floor(performance.timeOrigin + ctx.startedAt) + ctx.snapshot.config.server.bodyTimeoutMs);
-      else ctx.req.resume();
-    }
+    if (failure.status === 499 || ctx.res.destroyed) return failure;
+    // An answer before the upload ended closes the connection (the client must not send its next request on it).
+    const early = !ctx.req.complete;
+    if (early) ctx.headers.connection = 'close';
+    sendError(ctx, failure);
+    if (early) drainRequest(ctx.req, ctx.res, Math.floor(performance.timeOrigin + ctx.startedAt) + ctx.snapshot.config.server.bodyTimeoutMs);
   } catch {
     ctx.res.destroy();
   }
