@@ -84,9 +84,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   const inFlight: InFlight = { active: 0 };
   const handler = createRequestHandler(() => snapshot, services, sink, createAuxiliaryApp(() => snapshot), inFlight);
   const { tls } = options.config.server;
+  // Node checks the headers and request deadlines of open connections once a second (its default: 30 s).
+  const checking = { connectionsCheckingInterval: 1000 };
   const server = tls
-    ? createHttpsServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, handler)
-    : createHttpServer(handler);
+    ? createHttpsServer({ ...checking, cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, handler)
+    : createHttpServer(checking, handler);
   server.on('upgrade', createUpgradeListener(() => snapshot, sink ?? (() => undefined)));
   server.on('clientError', answerClientError);
   server.keepAliveTimeout = 65_000;
