@@ -178,7 +178,10 @@ export interface InFlight {
  * ended lets the client finish sending (bounded) so that it can read it. Never throws.
  */
 function fail(ctx: GatewayContext, error: unknown): GatewayError {
-  const failure = toGatewayError(error);
+  let failure = toGatewayError(error);
+  // Aborted by the gateway (the body deadline), not by the client: the abort's reason is the answer.
+  const { reason } = ctx.abortSource;
+  if (failure.status === 499 && reason instanceof GatewayError && reason.status !== 499) failure = reason;
   try {
     if (failure.status === 499 || ctx.res.destroyed) return failure;
     // An answer before the upload ended closes the connection (the client must not send its next request on it).
