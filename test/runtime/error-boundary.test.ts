@@ -93,3 +93,55 @@ describe('the request error boundary', () => {
     expect((await event).cause).toBeUndefined();
   });
 });
+
+describe('request-scoped work outside any promise', () => {
+  it('answers 500 in the OpenAI shape when the request context cannot be made', async () => {
+    const { createServer } = await import('node:http');
+    const { createRequestHandler } = await import('../../src/runtime/handle-request.ts');
+    const { createServices } = await import('../../src/runtime/services.ts');
+    const handler = createRequestHandler(() => {
+      throw new Error('snapshot unavailable');
+    }, createServices(gw.config.server), undefined);
+    const server = createServer(handler).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const response = await fetch(`http://127.0.0.1:${(server.address() as { port: number }).port}/v1/models`);
+      expect(response.status).toBe(500);
+      expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(((await response.json()) as any).error).toMatchObject({ code: 'internal_error', type: 'server_error' });
+    } finally {
+      server.close();
+    }
+    expect(uncaught).toEqual([]);
+  });
+
+  it('survives a usage receiver that throws, and keeps serving', async () => {
+    const { createGateway } = await import('../../src/runtime/create-gateway.ts');
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    const gateway = createGateway({
+      config: gw.config,
+      env: {},
+      onUsage: [
+        () => {
+          throw new Error('receiver failed');
+        },
+      ],
+    });
+    const url = await gateway.listen(0, '127.0.0.1');
+    try {
+      for (let i = 0; i < 2; i++) {
+        const response = await fetch(`${url}/v1/models/nope`, { headers: { authorization: 'Bearer wrong' } });
+        expect(response.status).toBe(401);
+        await response.text();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(warnings.map((warning) => warning.message)).toContain('receiver failed');
+    } finally {
+      process.off('warning', onWarning);
+      await gateway.close(0);
+    }
+    expect(uncaught).toEqual([]);
+  });
+});
