@@ -77,8 +77,15 @@ export function createGateway(options: GatewayOptions): Gateway {
   let snapshot = createSnapshot(options.config, env);
   const sinks = options.onUsage ?? [];
   // With no receiver no usage event is built (nor a JSON answer's usage read, unless a token limit needs it).
+  // A receiver that throws is reported and skipped: it runs when a response closes, outside any request's promise.
   const sink: UsageSink | undefined = sinks.length === 0 ? undefined : (event) => {
-    for (const receive of sinks) receive(event);
+    for (const receive of sinks) {
+      try {
+        receive(event);
+      } catch (error) {
+        process.emitWarning(error as Error);
+      }
+    }
   };
   const services = options.services ?? createServices(options.config.server);
   const inFlight: InFlight = { active: 0 };

@@ -57,10 +57,10 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
   // The client left while its limits were being checked: the close handler has run already.
   if (ctx.abortSource.aborted) admission.release();
   Object.assign(ctx.headers, admission.headers);
-  // The concurrency slot: no promise when the key has no concurrency limit.
-  let taking = route.model.from === 'none' ? admission.acquire() : undefined;
-  if (taking) await taking;
   if (route.model.from === 'none') {
+    // The concurrency slot (no promise when the key has no concurrency limit); no body to wait for here.
+    const taking = admission.acquire();
+    if (taking) await taking;
     await getModellessHandler(route.op)({ ctx, body: undefined } as unknown as OpCall);
     return;
   }
@@ -72,7 +72,8 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
   if (route.body === 'json') {
     const contentType = ctx.req.headers['content-type'];
     if (!isJsonContentType(contentType)) throw getUnsupportedMediaTypeError(contentType);
-    raw = await readBody(ctx.req, limit, bodyTimeoutMs && Math.max(1, ctx.startedAt + bodyTimeoutMs - performance.now()));
+    // Whole milliseconds: nearly every request then shares one timer list (Node keeps a list per duration).
+    raw = await readBody(ctx.req, limit, bodyTimeoutMs && Math.max(1, Math.ceil(ctx.startedAt + bodyTimeoutMs - performance.now())));
     checkJsonBytes(raw);
     body = parseJsonBody(raw);
     if (route.schema) validateBody(route.schema, body);
@@ -88,7 +89,7 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
   const model = resolveModel(ctx, modelId);
   ctx.modelId = modelId;
   ctx.model = model;
-  taking = admission.acquire();
+  const taking = admission.acquire();
   if (taking) await taking;
   const input: CallInput = { body, raw: upload ? undefined : raw, upload };
   const { routing } = model;
