@@ -62,7 +62,7 @@ function createAuxiliaryApp(getSnapshot: () => Snapshot) {
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const path = (req.url ?? '/').split('?')[0];
     if (!paths.has(path) && !path.startsWith('/files/')) return false;
-    void listener(req, res);
+    Promise.resolve(listener(req, res)).catch(() => res.destroy());
     return true;
   };
 }

@@ -30,11 +30,9 @@ function tooLarge(limit: number): GatewayError {
   return new GatewayError(413, 'request_too_large', `The request body exceeds the limit of ${limit} bytes.`);
 }
 
-/** The 408 of a request whose body did not arrive in time; the connection is closed after it. */
+/** The 408 of a request whose body did not arrive in time (sent before the body ended, so it closes the connection). */
 export function getBodyTimeoutError(): GatewayError {
-  return new GatewayError(408, 'request_timeout', 'The request body did not arrive in time.', {
-    headers: { connection: 'close' },
-  });
+  return new GatewayError(408, 'request_timeout', 'The request body did not arrive in time.');
 }
 
 /** Parses a JSON object body, answering 400 for malformed JSON or a non-object. */
