@@ -230,12 +230,15 @@ export function createRequestHandler(
     }
     inFlight.active++;
     let failure: GatewayError | undefined;
+    let watched = false;
     try {
       if (!ctx.matched && fallback?.(req, res)) {
+        watched = true;
         res.on('close', () => inFlight.active--);
         return;
       }
       const holder: AdmissionHolder = {};
+      watched = true;
       res.on('close', () => {
         inFlight.active--;
         if (!res.writableFinished) {
@@ -259,6 +262,7 @@ export function createRequestHandler(
         failure = fail(ctx, error);
       });
     } catch (error) {
+      if (!watched) res.on('close', () => inFlight.active--);
       failure = fail(ctx, error);
     }
   };
