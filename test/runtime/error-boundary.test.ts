@@ -61,6 +61,26 @@ describe('the request error boundary', () => {
     expect(gw.sims.gemini.received).toHaveLength(0);
   });
 
+  it('answers 400 in its own style on every templated route of the table, for each malformed escape', async () => {
+    const templated = gw.config.routes.filter((route) => route.path.includes('{'));
+    expect(templated.length).toBeGreaterThanOrEqual(6);
+    for (const route of templated) {
+      for (const escape of ['%FF', '%', '%E0%A4']) {
+        const response = await fetch(gw.url + route.path.replace(/\{[^}]+\}/g, escape), {
+          method: route.method,
+          headers: { ...KEY_HEADERS(gw.key), 'content-type': 'application/json' },
+          body: route.method === 'GET' ? undefined : JSON.stringify({ contents: [] }),
+        });
+        const body = (await response.json()) as any;
+        expect([route.path, escape, response.status]).toEqual([route.path, escape, 400]);
+        if (route.style === 'gemini') expect(body.error.status).toBe('INVALID_ARGUMENT');
+        else if (route.style === 'anthropic') expect(body.type).toBe('error');
+        else expect(body.error.code).toBe('invalid_path');
+      }
+    }
+    expect(uncaught).toEqual([]);
+  });
+
   it('turns a handler that throws into a 500 in the caller style, with its cause on the usage event', async () => {
     const event = gw.nextEvent();
     const response = await fetch(`${gw.url}/v1/chat/completions`, {
