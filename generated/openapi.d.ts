@@ -452,7 +452,7 @@ export interface components {
          * @description Checks what the gateway reads; the model is in the path. Every other field passes through untouched.
          */
         GenerateContent: {
-            contents?: unknown[];
+            contents: unknown[];
         };
         /**
          * Image generation request (shape A or shape B)
@@ -516,7 +516,7 @@ export interface components {
          * @description Checks what the gateway reads; every other field passes through to the vendor untouched.
          */
         Messages: {
-            max_tokens?: number;
+            max_tokens: number;
             messages: unknown[];
             model: string;
             stream?: boolean;

@@ -149,7 +149,7 @@ return errors === 0;
 }
 
 export const generateContent = validate12;
-const schema13 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"generate-content","title":"Generate-content request","description":"Checks what the gateway reads; the model is in the path. Every other field passes through untouched.","type":"object","properties":{"contents":{"type":"array"}}};
+const schema13 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"generate-content","title":"Generate-content request","description":"Checks what the gateway reads; the model is in the path. Every other field passes through untouched.","type":"object","required":["contents"],"properties":{"contents":{"type":"array"}}};
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="generate-content" */;
@@ -157,10 +157,17 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.contents === undefined) && (missing0 = "contents")){
+validate12.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 if(data.contents !== undefined){
 if(!(Array.isArray(data.contents))){
 validate12.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
+}
 }
 }
 }
@@ -555,7 +562,7 @@ return errors === 0;
 }
 
 export const messages = validate16;
-const schema17 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"messages","title":"Messages request","description":"Checks what the gateway reads; every other field passes through to the vendor untouched.","type":"object","required":["model","messages"],"properties":{"model":{"type":"string","minLength":1},"stream":{"type":"boolean"},"messages":{"type":"array"},"max_tokens":{"type":"integer","minimum":1}}};
+const schema17 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"messages","title":"Messages request","description":"Checks what the gateway reads; every other field passes through to the vendor untouched.","type":"object","required":["model","messages","max_tokens"],"properties":{"model":{"type":"string","minLength":1},"stream":{"type":"boolean"},"messages":{"type":"array"},"max_tokens":{"type":"integer","minimum":1}}};
 
 function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="messages" */;
@@ -564,7 +571,7 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.model === undefined) && (missing0 = "model")) || ((data.messages === undefined) && (missing0 = "messages"))){
+if((((data.model === undefined) && (missing0 = "model")) || ((data.messages === undefined) && (missing0 = "messages"))) || ((data.max_tokens === undefined) && (missing0 = "max_tokens"))){
 validate16.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }

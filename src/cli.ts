@@ -86,7 +86,7 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   const { openServices } = await import('./runtime/services.ts');
   const services = await openServices(config.server, env, logger);
   // One log line per request at `info`; below that level no usage event is built at all.
-  const onUsage = logger.isLevelEnabled('info') ? [(event: UsageEvent) => logger.info(event, 'request')] : [];
+  const onUsage = logger.isLevelEnabled('info') ? [(event: UsageEvent) => (event.cause === undefined ? logger.info(event, 'request') : logger.error({ ...event, cause: undefined, err: event.cause }, 'request'))] : [];
   const gateway = createGateway({ config, env, services, onUsage });
   const port = options.port ?? config.server.port;
   const host = options.host ?? config.server.host;

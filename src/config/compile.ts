@@ -142,6 +142,7 @@ export function compileConfig(value: unknown): CompiledConfig {
       host: server.host ?? '0.0.0.0',
       port: server.port ?? 8787,
       bodyLimitBytes: parseSize(server.body_limit ?? '25mb'),
+      bodyTimeoutMs: parseDuration(server.body_timeout ?? '60s'),
       ...(server.tls ? { tls: { certFile: server.tls.cert, keyFile: server.tls.key } } : {}),
       taskSecret: { env: envName(server.task_secret ?? 'env:GATEWAY_TASK_SECRET') },
       imageDir: server.image_dir ?? '.gateway-images',

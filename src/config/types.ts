@@ -190,6 +190,8 @@ export interface ServerSettings {
   host: string;
   port: number;
   bodyLimitBytes: number;
+  /** Deadline for the whole request body, counted from the end of the headers (408 past it). */
+  bodyTimeoutMs: number;
   tls?: { certFile: string; keyFile: string };
   /** Signs task ids handed to clients (env var name). */
   taskSecret: EnvRef;

@@ -5,7 +5,7 @@ import { GatewayError } from '../errors.ts';
 import { getLimitsLogger } from './log.ts';
 import { formatDuration, getRateHeaders } from './rate-headers.ts';
 import { StoreUnavailableError } from './store.ts';
-import type { AdmitResult, LimitStore } from './store.ts';
+import type { AdmitRequest, AdmitResult, LimitStore } from './store.ts';
 
 /** An admitted request: its headers, its concurrency slot and its token account. */
 export interface Admission {
@@ -13,6 +13,12 @@ export interface Admission {
   readonly headers: Record<string, string>;
   /** Whether {@link charge} counts: false when the key has no token limit (then usage need not be read). */
   readonly countsTokens: boolean;
+  /**
+   * Takes the key's concurrency slot, once the request's body is in (a slow body never pins a slot), or
+   * throws a 429 GatewayError when the key is at its concurrency limit. Returns undefined (no promise)
+   * when the key has no concurrency limit; after {@link release} it takes nothing.
+   */
+  acquire(): void | Promise<void>;
   /** Frees the concurrency slot; later calls do nothing. Call it when the response ends or the client leaves. */
   release(): void;
   /**
@@ -25,9 +31,11 @@ export interface Admission {
 /** Per-key request, token and concurrency limits over a {@link LimitStore}. */
 export interface Limiter {
   /**
-   * Admits one client request of `key` (retries and fallbacks of it count once) or throws a 429
-   * GatewayError carrying `retryAfter` and the rate headers; while the store is unreachable it admits
-   * (fail-open) or throws a 503 (fail-closed). A key without limits is admitted synchronously.
+   * Admits one client request of `key` before its body is read (retries and fallbacks of it count once):
+   * counts it in the request window, or throws a 429 GatewayError carrying `retryAfter` and the rate
+   * headers when the request or token window is spent or the concurrency limit is full; while the store is
+   * unreachable it admits (fail-open) or throws a 503 (fail-closed). A key without limits is admitted
+   * synchronously. The concurrency slot is taken later, by {@link Admission.acquire}.
    */
   admit(key: KeyEntry): Admission | Promise<Admission>;
 }
@@ -46,7 +54,13 @@ interface KeyLimits {
   any: boolean;
 }
 
-const NO_LIMITS: Admission = Object.freeze({ headers: Object.freeze({}) as Record<string, string>, countsTokens: false, release() {}, charge() {} });
+const NO_LIMITS: Admission = Object.freeze({
+  headers: Object.freeze({}) as Record<string, string>,
+  countsTokens: false,
+  acquire() {},
+  release() {},
+  charge() {},
+});
 
 /**
  * Creates the limiter: limits of a key come from `KeyEntry.limits`, each one absent there falls back to
@@ -72,24 +86,39 @@ export function createLimiter(store: LimitStore, defaults: LimitSpec, options: L
     return limits;
   }
 
-  async function admitLimited(key: KeyEntry, limits: KeyLimits): Promise<Admission> {
-    const slot = slotPrefix + (++slotCounter).toString(36);
-    const { rpm, tpm, concurrency } = limits;
-    let result: AdmitResult;
+  /** Asks the store, applying the fail-open/closed policy: undefined means admitted unchecked. */
+  async function ask(request: AdmitRequest): Promise<AdmitResult | undefined> {
     try {
-      result = await store.admit({ id: key.name, rpm, tpm, concurrency, windowMs, slot });
+      return await store.admit(request);
     } catch (error) {
       if (!(error instanceof StoreUnavailableError)) throw error;
-      // Fail-open: admitted unchecked and without headers; tokens are still charged if the store is back by then.
-      if (store.failOpen) return new KeyAdmission(store, log, key.name, slot, false, tpm > 0, windowMs, {});
+      if (store.failOpen) return undefined;
       throw new GatewayError(503, 'rate_limit_unavailable', 'Rate limits cannot be checked right now; try again shortly.', {
         retryAfter: 1,
         cause: error,
       });
     }
-    const headers = getRateHeaders(result);
+  }
+
+  async function admitLimited(key: KeyEntry, limits: KeyLimits): Promise<Admission> {
+    const { rpm, tpm, concurrency } = limits;
+    const result = await ask({ id: key.name, rpm, tpm, concurrency, windowMs });
+    // Fail-open: admitted unchecked and without headers; tokens are still charged if the store is back by then.
+    const headers = result ? getRateHeaders(result) : {};
+    if (result && result.verdict !== 'ok') throw createRejection(result, headers, windowLabel);
+    return new KeyAdmission(log, key.name, concurrency, tpm > 0, windowMs, headers, {
+      store,
+      take: (slot) => acquireSlot(key.name, concurrency, slot, headers),
+      newSlot: () => slotPrefix + (++slotCounter).toString(36),
+    });
+  }
+
+  /** Takes a slot: true when taken, false when the store was unreachable (fail-open); 429 when full. */
+  async function acquireSlot(id: string, concurrency: number, slot: string, headers: Record<string, string>): Promise<boolean> {
+    const result = await ask({ id, concurrency, windowMs, slot });
+    if (!result) return false;
     if (result.verdict !== 'ok') throw createRejection(result, headers, windowLabel);
-    return new KeyAdmission(store, log, key.name, slot, concurrency > 0, tpm > 0, windowMs, headers);
+    return true;
   }
 
   return {
@@ -100,45 +129,67 @@ export function createLimiter(store: LimitStore, defaults: LimitSpec, options: L
   };
 }
 
+/** What a {@link KeyAdmission} needs from its limiter to take a concurrency slot. */
+interface SlotTaker {
+  store: LimitStore;
+  /** Takes `slot` in the store: true when taken, false when admitted unchecked; throws a 429 when full. */
+  take(slot: string): Promise<boolean>;
+  newSlot(): string;
+}
+
 class KeyAdmission implements Admission {
   readonly headers: Record<string, string>;
-  private readonly store: LimitStore;
+  readonly countsTokens: boolean;
   private readonly log: Logger;
   private readonly id: string;
-  private readonly slot: string;
-  private holding: boolean;
-  readonly countsTokens: boolean;
+  private readonly concurrency: number;
   private readonly windowMs: number;
+  private readonly slots: SlotTaker;
+  private slot?: string;
+  private released = false;
 
   constructor(
-    store: LimitStore,
     log: Logger,
     id: string,
-    slot: string,
-    holding: boolean,
+    concurrency: number,
     countsTokens: boolean,
     windowMs: number,
     headers: Record<string, string>,
+    slots: SlotTaker,
   ) {
-    this.store = store;
     this.log = log;
     this.id = id;
-    this.slot = slot;
-    this.holding = holding;
+    this.concurrency = concurrency;
     this.countsTokens = countsTokens;
     this.windowMs = windowMs;
     this.headers = headers;
+    this.slots = slots;
+  }
+
+  acquire(): void | Promise<void> {
+    if (this.concurrency === 0 || this.released || this.slot !== undefined) return undefined;
+    const slot = this.slots.newSlot();
+    return this.slots.take(slot).then((taken) => {
+      if (!taken) return;
+      this.slot = slot;
+      // The request ended (the client left) while the slot was being taken: give it back at once.
+      if (this.released) this.freeSlot(slot);
+    });
   }
 
   release(): void {
-    if (!this.holding) return;
-    this.holding = false;
-    this.store.release(this.id, this.slot).catch((error) => this.log.debug({ err: error }, 'slot release failed'));
+    if (this.released) return;
+    this.released = true;
+    if (this.slot !== undefined) this.freeSlot(this.slot);
   }
 
   charge(tokens: number): void {
     if (!this.countsTokens || !(tokens > 0)) return;
-    this.store.charge(this.id, tokens, this.windowMs).catch((error) => this.log.debug({ err: error }, 'token charge failed'));
+    this.slots.store.charge(this.id, tokens, this.windowMs).catch((error) => this.log.debug({ err: error }, 'token charge failed'));
+  }
+
+  private freeSlot(slot: string): void {
+    this.slots.store.release(this.id, slot).catch((error) => this.log.debug({ err: error }, 'slot release failed'));
   }
 }
 

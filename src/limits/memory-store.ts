@@ -56,7 +56,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore 
       }
       requestState = toState(verdict === 'ok', rpm, window, time);
     }
-    if (held && verdict === 'ok') held.add(request.slot);
+    if (held && verdict === 'ok' && request.slot) held.add(request.slot);
     return {
       verdict,
       requests: requestState,

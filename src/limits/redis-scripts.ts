@@ -20,7 +20,7 @@ const OPEN_WINDOW = `local function openWindow(key)
   return 0, 0
 end`;
 
-/** KEYS: requests, tokens, slots. ARGV: rpm, tpm, concurrency, windowMs, slot, slotTtlMs. */
+/** KEYS: requests, tokens, slots. ARGV: rpm, tpm, concurrency, windowMs, slot ('' checks without taking one), slotTtlMs. */
 const ADMIT = `${OPEN_WINDOW}
 ${NOW_MS}
 local rpm, tpm, conc = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -46,7 +46,7 @@ if verdict == 0 then
       rTtl = window
     end
   end
-  if conc > 0 then
+  if conc > 0 and ARGV[5] ~= '' then
     redis.call('ZADD', KEYS[3], now + ttl, ARGV[5])
     redis.call('PEXPIRE', KEYS[3], ttl)
     inUse = inUse + 1

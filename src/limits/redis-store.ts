@@ -90,10 +90,10 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Limi
       const { rpm = 0, tpm = 0, concurrency = 0 } = request;
       const keys = keysOf(request.id);
       const reply = await call(() =>
-        scripts.admit(keys, rpm, tpm, concurrency, request.windowMs, request.slot, slotTtlMs),
+        scripts.admit(keys, rpm, tpm, concurrency, request.windowMs, request.slot ?? '', slotTtlMs),
       );
       const [code, requestsUsed, requestsTtl, tokensUsed, tokensTtl, inUse] = reply;
-      if (code === 0 && concurrency > 0) getSet(held, keys[2]).add(request.slot);
+      if (code === 0 && concurrency > 0 && request.slot) getSet(held, keys[2]).add(request.slot);
       return {
         verdict: VERDICTS[code],
         requests: rpm > 0 ? toState(code === 0, rpm, requestsUsed, requestsTtl) : undefined,

@@ -34,8 +34,11 @@ export interface AdmitRequest {
   concurrency?: number;
   /** Length of the request and token windows. */
   windowMs: number;
-  /** Unique id of this request's concurrency slot. */
-  slot: string;
+  /**
+   * Unique id of the concurrency slot to take when every limit passes. Without it a full concurrency
+   * limit still refuses, but no slot is taken (the check before the body; the slot is taken once it is in).
+   */
+  slot?: string;
 }
 
 /** Which limit refused a request, or `ok`. */
@@ -65,7 +68,7 @@ export interface TargetStatus {
 export interface LimitStore {
   /** What the gateway does while the store is unreachable: admit (true) or answer 503 (false). */
   readonly failOpen: boolean;
-  /** Checks every limit of a key and, only when all pass, counts the request and takes a slot. */
+  /** Checks every limit of a key and, only when all pass, counts the request (rpm) and takes the slot if one is named. */
   admit(request: AdmitRequest): Promise<AdmitResult>;
   /** Adds tokens used by a finished request to the key's token window (opening one if none is open). */
   charge(id: string, tokens: number, windowMs: number): Promise<void>;

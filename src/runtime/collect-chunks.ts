@@ -13,9 +13,10 @@ export interface Collected {
  * the stream and reports `ended: false`), and calls `done` once: with the stream's error, or with what
  * was read. `limit: 0` reads exactly the first chunk. The error listener stays, so a late error of a
  * stream nobody reads any more cannot crash the process. Callback-based: the hot path's body reads cost
- * no promise of their own.
+ * no promise of their own. The returned function stops reading early (detaches and pauses; `done` is then
+ * never called).
  */
-export function readChunks(stream: Readable, limit: number, done: (error: unknown, collected?: Collected) => void): void {
+export function readChunks(stream: Readable, limit: number, done: (error: unknown, collected?: Collected) => void): () => void {
   const chunks: Buffer[] = [];
   let size = 0;
   let settled = false;
@@ -42,4 +43,11 @@ export function readChunks(stream: Readable, limit: number, done: (error: unknow
     stream.off('end', onEnd);
     done(error);
   });
+  return () => {
+    if (settled) return;
+    settled = true;
+    stream.off('data', onData);
+    stream.off('end', onEnd);
+    stream.pause();
+  };
 }

@@ -4,6 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createApp, createRouter, defineEventHandler, toNodeListener } from 'h3';
 import type { CompiledConfig } from '../config/types.ts';
+import { answerClientError } from './client-error.ts';
 import { createRequestHandler, type InFlight, type UsageSink } from './handle-request.ts';
 import { drainInFlight } from './drain.ts';
 import { createUpgradeListener } from './realtime-route.ts';
@@ -43,6 +44,14 @@ export interface Gateway {
   close(drainMs?: number): Promise<void>;
 }
 
+/** How long a client may take to send a request's headers. */
+const HEADERS_TIMEOUT_MS = 60_000;
+
+/** Node's deadline for a whole request: the headers' and the body's (0: none, when the body has none). */
+function getRequestTimeout(config: CompiledConfig): number {
+  return config.server.bodyTimeoutMs ? HEADERS_TIMEOUT_MS + config.server.bodyTimeoutMs : 0;
+}
+
 /** Auxiliary routes (health, stored images) on h3; everything the route table names is served natively. */
 function createAuxiliaryApp(getSnapshot: () => Snapshot) {
   const files = serveStoredImage(() => getSnapshot().config.server);
@@ -56,7 +65,7 @@ function createAuxiliaryApp(getSnapshot: () => Snapshot) {
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const path = (req.url ?? '/').split('?')[0];
     if (!paths.has(path) && !path.startsWith('/files/')) return false;
-    void listener(req, res);
+    Promise.resolve(listener(req, res)).catch(() => res.destroy());
     return true;
   };
 }
@@ -71,26 +80,38 @@ export function createGateway(options: GatewayOptions): Gateway {
   let snapshot = createSnapshot(options.config, env);
   const sinks = options.onUsage ?? [];
   // With no receiver no usage event is built (nor a JSON answer's usage read, unless a token limit needs it).
+  // A receiver that throws is reported and skipped: it runs when a response closes, outside any request's promise.
   const sink: UsageSink | undefined = sinks.length === 0 ? undefined : (event) => {
-    for (const receive of sinks) receive(event);
+    for (const receive of sinks) {
+      try {
+        receive(event);
+      } catch (error) {
+        process.emitWarning(error as Error);
+      }
+    }
   };
   const services = options.services ?? createServices(options.config.server);
   const inFlight: InFlight = { active: 0, contexts: new Set() };
   const handler = createRequestHandler(() => snapshot, services, sink, createAuxiliaryApp(() => snapshot), inFlight);
   const { tls } = options.config.server;
+  // Node checks the headers and request deadlines of open connections once a second (its default: 30 s).
+  const checking = { connectionsCheckingInterval: 1000 };
   const server = tls
-    ? createHttpsServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, handler)
-    : createHttpServer(handler);
+    ? createHttpsServer({ ...checking, cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, handler)
+    : createHttpServer(checking, handler);
   server.on('upgrade', createUpgradeListener(() => snapshot, sink ?? (() => undefined)));
+  server.on('clientError', answerClientError);
   server.keepAliveTimeout = 65_000;
-  server.requestTimeout = 0;
-  server.headersTimeout = 60_000;
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  // A backstop for bodies nobody reads (the body reader has its own, exact deadline from the end of the headers).
+  server.requestTimeout = getRequestTimeout(options.config);
   return {
     server,
     getSnapshot: () => snapshot,
     reload(config) {
       const previous = snapshot;
       snapshot = createSnapshot(config, env);
+      server.requestTimeout = getRequestTimeout(config);
       setTimeout(() => void closeSnapshot(previous), 600_000).unref();
     },
     listen(port = options.config.server.port, host = options.config.server.host) {

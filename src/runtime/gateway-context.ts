@@ -31,6 +31,8 @@ export class GatewayContext implements RequestContext {
   readonly rawQuery: string;
   readonly headers: Record<string, string>;
   readonly matched: boolean;
+  /** The path parameter whose percent-escapes did not decode (answered 400). */
+  readonly invalidParam?: string;
   readonly abortSource = new AbortSource();
   vendorCalls = 0;
   streamedBytes = 0;
@@ -60,6 +62,7 @@ export class GatewayContext implements RequestContext {
     this.route = match?.route ?? { method: 'GET', path, style: guessStyle(path), op: 'models-list', model: { from: 'none', name: '' }, body: 'none' };
     this.style = this.route.style;
     this.params = match?.params ?? {};
+    if (match?.invalidParam !== undefined) this.invalidParam = match.invalidParam;
     this.headers = { 'x-request-id': this.id };
   }
 

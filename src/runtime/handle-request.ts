@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { TargetEntry } from '../config/types.ts';
@@ -8,7 +9,9 @@ import { addUsageEstimate } from './estimate-usage.ts';
 import { GatewayContext } from './gateway-context.ts';
 import { readMultipartModel } from './multipart.ts';
 import { getHandler, getModellessHandler } from './plan.ts';
-import { parseJsonBody, readBody } from './read-body.ts';
+import { drainRequest } from './drain-request.ts';
+import { checkJsonBytes, getUnsupportedMediaTypeError, isJsonContentType } from './json-bytes.ts';
+import { getBodyTimeoutError, parseJsonBody, readBody } from './read-body.ts';
 import { readModelId, resolveModel } from './resolve-model.ts';
 import { validateBody } from './validate.ts';
 import { callVendor } from './vendor-call.ts';
@@ -38,9 +41,16 @@ interface AdmissionHolder {
   admission?: Admission;
 }
 
+/**
+ * Route → auth → rate check → body → concurrency slot → model → handler. The slot is taken only once the
+ * body is in (a slow body never pins one); the body has a deadline from the end of the headers.
+ */
 async function serve(ctx: GatewayContext, services: Services, holder: AdmissionHolder): Promise<void> {
   const { route } = ctx;
   if (!ctx.matched) throw new GatewayError(404, 'route_not_found', `No route for ${ctx.req.method} ${ctx.route.path}.`);
+  if (ctx.invalidParam !== undefined) {
+    throw new GatewayError(400, 'invalid_path', `The path parameter \`${ctx.invalidParam}\` is not valid percent-encoding.`, { param: ctx.invalidParam });
+  }
   ctx.key = authenticate(ctx);
   const pending = services.limiter.admit(ctx.key.config);
   const admission = pending instanceof Promise ? await pending : pending;
@@ -49,6 +59,9 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
   if (ctx.abortSource.aborted) admission.release();
   Object.assign(ctx.headers, admission.headers);
   if (route.model.from === 'none') {
+    // The concurrency slot (no promise when the key has no concurrency limit); no body to wait for here.
+    const taking = admission.acquire();
+    if (taking) await taking;
     await getModellessHandler(route.op)({ ctx, body: undefined } as unknown as OpCall);
     return;
   }
@@ -56,12 +69,17 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
   let raw: Buffer | undefined;
   let upload: OpCall['upload'];
   let multipartModel: string | undefined;
-  const limit = ctx.snapshot.config.server.bodyLimitBytes;
+  const { bodyLimitBytes: limit, bodyTimeoutMs } = ctx.snapshot.config.server;
   if (route.body === 'json') {
-    raw = await readBody(ctx.req, limit);
+    const contentType = ctx.req.headers['content-type'];
+    if (!isJsonContentType(contentType)) throw getUnsupportedMediaTypeError(contentType);
+    // Whole milliseconds: nearly every request then shares one timer list (Node keeps a list per duration).
+    raw = await readBody(ctx.req, limit, bodyTimeoutMs && Math.max(1, Math.ceil(ctx.startedAt + bodyTimeoutMs - performance.now())));
+    checkJsonBytes(raw);
     body = parseJsonBody(raw);
     if (route.schema) validateBody(route.schema, body);
   } else if (route.body === 'multipart') {
+    limitUploadTime(ctx, bodyTimeoutMs);
     const form = await readMultipartModel(ctx.req, { field: route.model.name, limitBytes: limit, signal: ctx.signal });
     multipartModel = form.model;
     upload = form.body;
@@ -72,6 +90,8 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
   const model = resolveModel(ctx, modelId);
   ctx.modelId = modelId;
   ctx.model = model;
+  const taking = admission.acquire();
+  if (taking) await taking;
   const input: CallInput = { body, raw: upload ? undefined : raw, upload };
   const { routing } = model;
   if (model.targets.length === 1 && model.fallback.length === 0 && routing.retries === 0 && !routing.attemptTimeoutMs && !routing.deadlineMs) {
@@ -86,6 +106,18 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
     health: services.health,
     attempt: (attempt) => runTarget(ctx, input, attempt.target, attempt.signal, attempt.commit),
   });
+}
+
+/**
+ * Bounds a streamed upload (multipart) by the body deadline: a body still arriving past it aborts the
+ * request with 408, whether the gateway is still reading it or already forwarding it.
+ */
+function limitUploadTime(ctx: GatewayContext, bodyTimeoutMs: number): void {
+  if (!bodyTimeoutMs) return;
+  const timer = setTimeout(() => {
+    if (!ctx.req.complete) ctx.abortSource.abort(getBodyTimeoutError());
+  }, Math.max(1, ctx.startedAt + bodyTimeoutMs - performance.now()));
+  ctx.res.once('close', () => clearTimeout(timer));
 }
 
 /** What a request hands to every attempt: its parsed body, raw bytes or upload stream. */
@@ -130,6 +162,7 @@ function toUsageEvent(ctx: RequestContext, error?: GatewayError): UsageEvent {
     style: ctx.style,
     status: error?.status ?? ctx.res.statusCode,
     ...(error ? { error: error.code } : {}),
+    ...(error?.code === 'internal_error' ? { cause: error.cause } : {}),
     ttfbMs: ctx.ttfbMs,
     durationMs: performance.now() - ctx.startedAt,
     vendorCalls: ctx.vendorCalls,
@@ -146,11 +179,38 @@ export interface InFlight {
   cut?: GatewayError;
 }
 
-/** Sends the error a request failed with, unless the client is gone. */
+/**
+ * Sends the error a request failed with, unless the client is gone; an answer sent before the upload
+ * ended lets the client finish sending (bounded) so that it can read it. Never throws.
+ */
 function fail(ctx: GatewayContext, error: unknown): GatewayError {
-  const failure = toGatewayError(error);
-  if (failure.status !== 499 && !ctx.res.destroyed) sendError(ctx, failure);
+  let failure = toGatewayError(error);
+  // Aborted by the gateway (the body deadline), not by the client: the abort's reason is the answer.
+  const { reason } = ctx.abortSource;
+  if (failure.status === 499 && reason instanceof GatewayError && reason.status !== 499) failure = reason;
+  try {
+    if (failure.status === 499 || ctx.res.destroyed) return failure;
+    // An answer before the upload ended closes the connection (the client must not send its next request on it).
+    const early = !ctx.req.complete;
+    if (early) ctx.headers.connection = 'close';
+    sendError(ctx, failure);
+    if (early) drainRequest(ctx.req, ctx.res, Math.floor(performance.timeOrigin + ctx.startedAt) + ctx.snapshot.config.server.bodyTimeoutMs);
+  } catch {
+    ctx.res.destroy();
+  }
   return failure;
+}
+
+/** Answers a request no context could be made for: a 500 in the OpenAI shape. Never throws. */
+function failBare(res: ServerResponse, error: unknown): void {
+  try {
+    const id = randomUUID();
+    const rendered = renderError('openai', toGatewayError(error), id);
+    res.writeHead(rendered.status, { ...rendered.headers, 'x-request-id': id, connection: 'close' });
+    res.end(rendered.body);
+  } catch {
+    res.destroy();
+  }
 }
 
 /**
@@ -166,34 +226,53 @@ export function createRequestHandler(
   inFlight: InFlight = { active: 0, contexts: new Set() },
 ) {
   return (req: IncomingMessage, res: ServerResponse): void => {
-    const ctx = new GatewayContext(req, res, getSnapshot());
-    inFlight.active++;
-    if (!ctx.matched && fallback?.(req, res)) {
-      res.on('close', () => inFlight.active--);
+    let ctx: GatewayContext;
+    try {
+      ctx = new GatewayContext(req, res, getSnapshot());
+    } catch (error) {
+      failBare(res, error);
       return;
     }
+    inFlight.active++;
     let failure: GatewayError | undefined;
-    const holder: AdmissionHolder = {};
-    inFlight.contexts.add(ctx);
-    res.on('close', () => {
-      inFlight.active--;
-      // Gone from the set before its close: the drain deadline ended it (and aborted its vendor call).
-      if (!inFlight.contexts.delete(ctx)) failure = inFlight.cut;
-      else if (!res.writableFinished) {
-        ctx.abortSource.abort();
-        // The client left before the answer was complete (before or during a stream): logged as 499.
-        failure ??= new GatewayError(499, 'client_closed_request', 'The client closed the request.');
+    let watched = false;
+    try {
+      if (!ctx.matched && fallback?.(req, res)) {
+        watched = true;
+        res.on('close', () => inFlight.active--);
+        return;
       }
-      const { admission } = holder;
-      if (sink || admission?.countsTokens) addUsageEstimate(ctx, failure === undefined);
-      if (admission) {
-        admission.release();
-        if (admission.countsTokens) admission.charge((ctx.usage.inputTokens ?? 0) + (ctx.usage.outputTokens ?? 0));
-      }
-      if (sink) sink(toUsageEvent(ctx, failure));
-    });
-    serve(ctx, services, holder).then(undefined, (error: unknown) => {
+      const holder: AdmissionHolder = {};
+      watched = true;
+      inFlight.contexts.add(ctx);
+      res.on('close', () => {
+        inFlight.active--;
+        // Gone from the set before its close: the drain deadline ended it (and aborted its vendor call).
+        if (!inFlight.contexts.delete(ctx)) failure = inFlight.cut;
+        else if (!res.writableFinished) {
+          ctx.abortSource.abort();
+          // The client left before the answer was complete (before or during a stream): logged as 499.
+          failure ??= new GatewayError(499, 'client_closed_request', 'The client closed the request.');
+        }
+        try {
+          const { admission } = holder;
+          if (sink || admission?.countsTokens) addUsageEstimate(ctx, failure === undefined);
+          if (admission) {
+            admission.release();
+            if (admission.countsTokens) admission.charge((ctx.usage.inputTokens ?? 0) + (ctx.usage.outputTokens ?? 0));
+          }
+          if (sink) sink(toUsageEvent(ctx, failure));
+        } catch (error) {
+          // A close handler runs outside any request's promise: a throw here would end the process.
+          process.emitWarning(error as Error);
+        }
+      });
+      serve(ctx, services, holder).then(undefined, (error: unknown) => {
+        failure = fail(ctx, error);
+      });
+    } catch (error) {
+      if (!watched) res.on('close', () => inFlight.active--);
       failure = fail(ctx, error);
-    });
+    }
   };
 }

@@ -2,25 +2,37 @@ import type { IncomingMessage } from 'node:http';
 import { GatewayError } from '../errors.ts';
 import { readChunks } from './collect-chunks.ts';
 
-/** Reads a whole (JSON) request body, answering 413 past `limit` bytes without reading further. */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * Reads a whole (JSON) request body, answering 413 past `limit` bytes without reading further, and 408
+ * when it has not arrived within `timeoutMs` (0: no deadline). The rest of a refused upload is left to
+ * {@link drainRequest} by whoever answers.
+ */
+export function readBody(req: IncomingMessage, limit: number, timeoutMs = 0): Promise<Buffer> {
   if (Number(req.headers['content-length']) > limit) return Promise.reject(tooLarge(limit));
   return new Promise((resolve, reject) => {
-    readChunks(req, limit, (error, collected) => {
+    let timer: NodeJS.Timeout | undefined;
+    const stop = readChunks(req, limit, (error, collected) => {
+      if (timer !== undefined) clearTimeout(timer);
       if (!collected) return reject(new GatewayError(400, 'body_read_failed', `Could not read the request body: ${(error as Error).message}`));
-      if (!collected.ended) {
-        req.resume();
-        return reject(tooLarge(limit));
-      }
+      if (!collected.ended) return reject(tooLarge(limit));
       resolve(collected.chunks.length === 1 ? collected.chunks[0] : Buffer.concat(collected.chunks, collected.size));
     });
+    if (timeoutMs > 0) {
+      timer = setTimeout(() => {
+        stop();
+        reject(getBodyTimeoutError());
+      }, timeoutMs);
+    }
   });
 }
 
 function tooLarge(limit: number): GatewayError {
-  return new GatewayError(413, 'request_too_large', `The request body exceeds the limit of ${limit} bytes.`, {
-    headers: { connection: 'close' },
-  });
+  return new GatewayError(413, 'request_too_large', `The request body exceeds the limit of ${limit} bytes.`);
+}
+
+/** The 408 of a request whose body did not arrive in time (sent before the body ended, so it closes the connection). */
+export function getBodyTimeoutError(): GatewayError {
+  return new GatewayError(408, 'request_timeout', 'The request body did not arrive in time.');
 }
 
 /** Parses a JSON object body, answering 400 for malformed JSON or a non-object. */

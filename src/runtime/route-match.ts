@@ -7,9 +7,20 @@ interface ParamRoute {
   names: string[];
 }
 
+/** A percent-decoded path parameter, or undefined when its escapes are malformed (`%FF`, `%`, `%E0%A4`). */
+function decodePathParam(text: string): string | undefined {
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Builds the route matcher of a snapshot once: static paths are a Map lookup by method then path, templated paths
- * (`/v1/videos/{task_id}`, `/v1beta/models/{model}:generateContent`) one precompiled regex each.
+ * (`/v1/videos/{task_id}`, `/v1beta/models/{model}:generateContent`) one precompiled regex each. A parameter whose percent-escapes do not decode is reported as
+ * `invalidParam` (answered 400 by the request handler), never thrown.
  */
 export function createRouteMatcher(routes: RouteEntry[]): (method: string, path: string) => RouteMatch | undefined {
   const exact = new Map<string, Map<string, RouteMatch>>();
@@ -42,7 +53,11 @@ export function createRouteMatcher(routes: RouteEntry[]): (method: string, path:
       const match = pattern.exec(path);
       if (!match) continue;
       const params: Record<string, string> = {};
-      for (let i = 0; i < names.length; i++) params[names[i]] = decodeURIComponent(match[i + 1]);
+      for (let i = 0; i < names.length; i++) {
+        const value = decodePathParam(match[i + 1]);
+        if (value === undefined) return { route, params: {}, invalidParam: names[i] };
+        params[names[i]] = value;
+      }
       return { route, params };
     }
     return undefined;

@@ -41,6 +41,8 @@ export interface UsageEvent {
   status: number;
   /** Error code when the request failed. */
   error?: string;
+  /** What made the gateway fail with 500 `internal_error` (an Error with its stack), for the log. */
+  cause?: unknown;
   /** Milliseconds from arrival to the first response byte and to the end. */
   ttfbMs?: number;
   durationMs: number;
@@ -89,6 +91,8 @@ export interface Snapshot {
 export interface RouteMatch {
   route: RouteEntry;
   params: Record<string, string>;
+  /** The path parameter whose percent-escapes did not decode (the request is answered 400). */
+  invalidParam?: string;
 }
 
 /** A request to a vendor, relative to its base URL. Auth and configured headers are added for you. */

@@ -92,14 +92,52 @@ describe('createLimiter', () => {
     const limiter = createLimiter(createMemoryStore(), {}, { log });
     const key = makeKey('f', { concurrency: 1 });
     const held = await limiter.admit(key);
+    await held.acquire();
     const error = (await Promise.resolve(limiter.admit(key)).catch((e: unknown) => e)) as GatewayError;
     expect(error).toMatchObject({ status: 429, code: 'rate_limit_exceeded', retryAfter: 1 });
     expect(error.message).toMatch(/concurrent requests: limit 1/);
     held.release();
     const next = await limiter.admit(key);
+    await next.acquire();
     held.release();
     await expect(limiter.admit(key)).rejects.toMatchObject({ status: 429 });
     next.release();
+  });
+
+  it('takes the concurrency slot only on acquire, so admitted requests whose body is still coming hold none', async () => {
+    const limiter = createLimiter(createMemoryStore(), {}, { log });
+    const key = makeKey('g', { rpm: 100, concurrency: 2 });
+    const waiting = await Promise.all([1, 2, 3, 4, 5].map(() => limiter.admit(key)));
+    const first = await limiter.admit(key);
+    await first.acquire();
+    await waiting[0].acquire();
+    // Both slots are taken now: a third acquire is refused with the concurrency 429, and so is a new admit.
+    await expect(waiting[1].acquire()).rejects.toMatchObject({ status: 429, message: expect.stringMatching(/concurrent requests/) });
+    await expect(limiter.admit(key)).rejects.toMatchObject({ status: 429 });
+    first.release();
+    await waiting[2].acquire();
+    waiting[2].release();
+    // Six requests were counted (the refused admit and the acquires count none).
+    expect((await limiter.admit(key)).headers['x-ratelimit-remaining-requests']).toBe('93');
+  });
+
+  it('gives back a slot taken after the request already ended, and takes none after release', async () => {
+    const limiter = createLimiter(createMemoryStore(), {}, { log });
+    const key = makeKey('i', { concurrency: 1 });
+    const early = await limiter.admit(key);
+    const taking = early.acquire();
+    early.release();
+    await taking;
+    await sleep(0);
+    const next = await limiter.admit(key);
+    await next.acquire();
+    next.release();
+    const late = await limiter.admit(key);
+    late.release();
+    expect(late.acquire()).toBeUndefined();
+    const last = await limiter.admit(key);
+    await last.acquire();
+    last.release();
   });
 
   it('fails open or closed per the store when the store is unreachable', async () => {
@@ -126,6 +164,7 @@ describe('createLimiter', () => {
     const started = performance.now();
     for (let i = 0; i < rounds; i++) {
       const admission = await limiter.admit(key);
+      await admission.acquire();
       admission.charge(10);
       admission.release();
     }

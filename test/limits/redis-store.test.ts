@@ -78,11 +78,17 @@ describe('redis store shared by several processes', () => {
     const key = makeKey({ concurrency: 3, tpm: 1000 });
     const one = createLimiter((await openStore()).store, {});
     const two = createLimiter((await openStore()).store, {});
-    const { admitted, refused } = await settle([one, two, one, two, one].map((limiter) => limiter.admit(key)));
+    const admissions = await Promise.all([one, two, one, two, one].map((limiter) => limiter.admit(key)));
+    const acquired = await Promise.allSettled(admissions.map((admission) => admission.acquire()));
+    const admitted = admissions.filter((_, i) => acquired[i].status === 'fulfilled');
+    const refused = acquired.flatMap((result) => (result.status === 'rejected' ? [result.reason as GatewayError] : []));
     expect(admitted).toHaveLength(3);
     expect(refused).toHaveLength(2);
+    expect(refused.every((error) => error.status === 429 && /concurrent/.test(error.message))).toBe(true);
     admitted[0].release();
-    expect((await two.admit(key)).headers['x-ratelimit-remaining-tokens']).toBe('1000');
+    const again = await two.admit(key);
+    await again.acquire();
+    expect(again.headers['x-ratelimit-remaining-tokens']).toBe('1000');
     admitted[1].charge(600);
     admitted[2].charge(400);
     await sleep(20);
@@ -94,12 +100,13 @@ describe('redis store shared by several processes', () => {
     const key = makeKey({ concurrency: 1 });
     const crashing = createLimiter((await openStore({ slotTtlMs: 150 })).store, {});
     const survivor = createLimiter((await openStore({ slotTtlMs: 150 })).store, {});
-    await crashing.admit(key);
+    await (await crashing.admit(key)).acquire();
     await sleep(300);
     await expect(survivor.admit(key)).rejects.toMatchObject({ status: 429 });
     await opened[0].close();
     await sleep(250);
     const admission = await survivor.admit(key);
+    await admission.acquire();
     expect(admission.headers).toEqual({});
   });
 

@@ -22,7 +22,7 @@ describe('releaseOnClose', () => {
     const admitted: Admission[] = [];
     const responses: ServerResponse[] = [];
     const server = createServer((req, res) => {
-      Promise.resolve(limiter.admit(key)).then(
+      Promise.resolve(limiter.admit(key)).then(async (admission) => (await admission.acquire(), admission)).then(
         (admission) => {
           admitted.push(admission);
           releaseOnClose(admission, res);

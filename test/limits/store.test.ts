@@ -28,7 +28,7 @@ describe.each(factories)('%s', (_name, createStore) => {
   let store: LimitStore;
   let id: string;
   let slotNumber = 0;
-  const request = (extra: Partial<AdmitRequest>): AdmitRequest => ({
+  const request = (extra: Partial<AdmitRequest>): AdmitRequest & { slot: string } => ({
     id,
     windowMs: 60_000,
     slot: `slot-${++slotNumber}`,

@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { GatewayError, renderError } from '../errors.ts';
+
+/** How long a rejected connection stays open after the answer, so the client can read it before the close. */
+const CLOSE_DELAY_MS = 1000;
+
+/** Node's own rejections (parser errors, header overflow, timeouts) in the gateway's words. */
+function toGatewayError(error: NodeJS.ErrnoException): GatewayError {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new GatewayError(431, 'headers_too_large', 'The request headers are too large.');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new GatewayError(408, 'request_timeout', 'The request did not arrive in time.');
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return new GatewayError(413, 'request_too_large', 'The chunk extensions of the request body are too large.');
+    default:
+      return new GatewayError(400, 'malformed_request', 'The request is not valid HTTP/1.1.');
+  }
+}
+
+/**
+ * The server's `clientError` listener: answers what Node's HTTP parser rejects before any route is known
+ * (400 malformed request, 408 timeout, 431 headers too large) with the gateway's JSON error body (OpenAI
+ * shape) and an `x-request-id`, then closes the connection. A connection whose answer has begun, or that
+ * the client reset, is just closed.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const response = (socket as Duplex & { _httpMessage?: { headersSent: boolean } | null })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const requestId = randomUUID();
+  const rendered = renderError('openai', toGatewayError(error), requestId);
+  const head = [
+    `HTTP/1.1 ${rendered.status} ${STATUS_CODES[rendered.status]}`,
+    'content-type: application/json',
+    `content-length: ${Buffer.byteLength(rendered.body)}`,
+    `x-request-id: ${requestId}`,
+    'connection: close',
+  ];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${rendered.body}`);
+  // Whatever the client still sends is read and dropped until the close, so the answer is not reset away.
+  socket.on('data', () => undefined);
+  setTimeout(() => socket.destroy(), CLOSE_DELAY_MS).unref();
+}
