@@ -61,7 +61,7 @@ function redact(value: unknown, path: Path): unknown {
 }
 
 /** Renders a path: plain names joined by dots, other names (dots, spaces, slashes) quoted in brackets, positions as `[i]`. */
-export function formatPath(path: readonly (string | number)[]): string {
+function formatPath(path: readonly (string | number)[]): string {
   return path
     .map((part, i) =>
       typeof part === 'number' ? `[${part}]` : /^[\w-]+$/.test(part) ? `${i ? '.' : ''}${part}` : `[${JSON.stringify(part)}]`,
