@@ -69,13 +69,39 @@ function formatPath(path: readonly (string | number)[]): string {
     .join('');
 }
 
-/** Lists of maps (transform ops, targets) are compared position by position; lists of plain values as a whole. */
+/** Pairs of equal entries (old index, new index) in a longest common subsequence, in order. */
+function matchEqualEntries(before: string[], after: string[]): [number, number][] {
+  const lengths = before.map(() => new Array<number>(after.length + 1).fill(0));
+  lengths.push(new Array<number>(after.length + 1).fill(0));
+  for (let i = before.length - 1; i >= 0; i--) {
+    for (let j = after.length - 1; j >= 0; j--) {
+      lengths[i][j] = before[i] === after[j] ? lengths[i + 1][j + 1] + 1 : Math.max(lengths[i + 1][j], lengths[i][j + 1]);
+    }
+  }
+  const pairs: [number, number][] = [];
+  for (let i = 0, j = 0; i < before.length && j < after.length; ) {
+    if (before[i] === after[j]) pairs.push([i++, j++]);
+    else if (lengths[i + 1][j] >= lengths[i][j + 1]) i++;
+    else j++;
+  }
+  return pairs;
+}
+
+/**
+ * Lists of maps (transform ops, targets) entry by entry: equal entries are matched even when others
+ * were inserted or removed around them; the unmatched ones between two matches are compared in pairs
+ * (a change, at the new index), the rest are removed (old index) or added (new index).
+ */
 function diffList(before: unknown[], after: unknown[], path: Path, out: ConfigChange[]): void {
-  for (let i = 0; i < Math.max(before.length, after.length); i++) {
-    const at = [...path, i];
-    if (i >= before.length) out.push({ path: formatPath(at), kind: 'added', after: redact(after[i], at) });
-    else if (i >= after.length) out.push({ path: formatPath(at), kind: 'removed', before: redact(before[i], at) });
-    else diffValue(before[i], after[i], at, out);
+  const pairs = matchEqualEntries(before.map(stringifySorted), after.map(stringifySorted));
+  let i = 0;
+  let j = 0;
+  for (const [nextI, nextJ] of [...pairs, [before.length, after.length] as [number, number]]) {
+    for (; i < nextI && j < nextJ; i++, j++) diffValue(before[i], after[j], [...path, j], out);
+    for (; i < nextI; i++) out.push({ path: formatPath([...path, i]), kind: 'removed', before: redact(before[i], [...path, i]) });
+    for (; j < nextJ; j++) out.push({ path: formatPath([...path, j]), kind: 'added', after: redact(after[j], [...path, j]) });
+    i = nextI + 1;
+    j = nextJ + 1;
   }
 }
 

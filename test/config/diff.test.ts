@@ -150,13 +150,33 @@ describe('diffConfigs', () => {
     ]);
   });
 
-  it('reports transform ops by position', () => {
+  it('reports a changed transform op field by field, and an appended op', () => {
     const after = baseConfig();
     after.transforms['a-to-b'][0].move.to = 'input.text';
     after.transforms['a-to-b'].push({ drop: { at: 'style' } });
     expect(diffConfigs(baseConfig(), after)).toEqual([
       { path: 'transforms.a-to-b[0].move.to', kind: 'changed', before: 'input.prompt', after: 'input.text' },
       { path: 'transforms.a-to-b[2]', kind: 'added', after: { drop: { at: 'style' } } },
+    ]);
+  });
+
+  it('matches equal transform ops across an insertion or a removal, so only the moved op is reported', () => {
+    const after = baseConfig();
+    after.transforms['a-to-b'].unshift({ set: { at: 'parameters.n', value: 1 } });
+    after.transforms['a-to-b'].pop();
+    expect(diffConfigs(baseConfig(), after)).toEqual([
+      { path: 'transforms.a-to-b[0]', kind: 'added', after: { set: { at: 'parameters.n', value: 1 } } },
+      { path: 'transforms.a-to-b[1]', kind: 'removed', before: { drop: { at: 'user' } } },
+    ]);
+  });
+
+  it('reports model targets entry by entry', () => {
+    const before = baseConfig();
+    before.models['gpt-4o'] = { targets: [{ vendor: 'openai', model: 'gpt-4o', weight: 1 }, { vendor: 'azure', model: 'gpt-4o' }] };
+    const after = baseConfig();
+    after.models['gpt-4o'] = { targets: [{ vendor: 'openai', model: 'gpt-4o', weight: 3 }, { vendor: 'azure', model: 'gpt-4o' }] };
+    expect(diffConfigs(before, after)).toEqual([
+      { path: 'models.gpt-4o.targets[0].weight', kind: 'changed', before: 1, after: 3 },
     ]);
   });
 
