@@ -38,10 +38,10 @@ export function stringifySorted(value: unknown): string {
 function keyList(value: unknown, path: Path): Record<string, unknown> | undefined {
   const identify = path.length === 1 ? LIST_IDENTITIES[path[0]] : undefined;
   if (!identify || !Array.isArray(value)) return undefined;
-  const record: Record<string, unknown> = {};
+  const record: Record<string, unknown> = Object.create(null);
   for (const entry of value) {
     const id = identify(entry);
-    if (id === undefined || id in record) return undefined;
+    if (id === undefined || Object.hasOwn(record, id)) return undefined;
     record[id] = entry;
   }
   return record;
@@ -50,10 +50,9 @@ function keyList(value: unknown, path: Path): Record<string, unknown> | undefine
 /** A copy of a value with every secret below `path` replaced by {@link SECRET_MARK}. */
 function redact(value: unknown, path: Path): unknown {
   if (isSecretPath(path)) return SECRET_MARK;
-  const keyed = keyList(value, path);
-  if (keyed && Array.isArray(value)) {
-    const ids = Object.keys(keyed);
-    return value.map((entry, i) => redact(entry, [...path, ids[i]]));
+  if (keyList(value, path) && Array.isArray(value)) {
+    const identify = LIST_IDENTITIES[path[0]];
+    return value.map((entry) => redact(entry, [...path, identify(entry)!]));
   }
   if (Array.isArray(value)) return value.map((entry, i) => redact(entry, [...path, i]));
   if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, [...path, k])]));
@@ -133,8 +132,8 @@ function diffRecords(
 ): void {
   for (const name of names) {
     const at = [...path, name];
-    if (!(name in before)) out.push({ path: formatPath(at), kind: 'added', after: redact(after[name], at) });
-    else if (!(name in after)) out.push({ path: formatPath(at), kind: 'removed', before: redact(before[name], at) });
+    if (!Object.hasOwn(before, name)) out.push({ path: formatPath(at), kind: 'added', after: redact(after[name], at) });
+    else if (!Object.hasOwn(after, name)) out.push({ path: formatPath(at), kind: 'removed', before: redact(before[name], at) });
     else diffValue(before[name], after[name], at, out);
   }
 }

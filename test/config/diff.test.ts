@@ -180,6 +180,18 @@ describe('diffConfigs', () => {
     ]);
   });
 
+  it('treats names such as "constructor" and "10" like any other name', () => {
+    const after = baseConfig();
+    after.models.constructor = { vendor: 'openai' };
+    after.keys.push({ name: '10', key: 'env:TEN_KEY', models: ['*'] }, { name: '9', sha256: 'd'.repeat(64), models: ['*'] });
+    const changes = diffConfigs(baseConfig(), after);
+    expect(changes).toEqual([
+      { path: 'models.constructor', kind: 'added', after: { vendor: 'openai' } },
+      { path: 'keys.10', kind: 'added', after: { name: '10', key: '(secret)', models: ['*'] } },
+      { path: 'keys.9', kind: 'added', after: { name: '9', sha256: '(secret)', models: ['*'] } },
+    ]);
+  });
+
   it('reports sections it has no rule for (budgets, prices) generically, after the known sections', () => {
     const after = baseConfig();
     after.prices = { 'gpt-4o': { input: 2.5 } };
