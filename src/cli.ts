@@ -11,6 +11,8 @@ import type { UsageEvent } from './runtime/types.ts';
 
 const USAGE = `usage: gateway <command>
   check [file]        validate a config (default gateway.yaml); prints file:line:col: message; exit 1 on errors
+  diff OLD NEW        what deploying config NEW changes against OLD; --json for programs; secrets only as
+                      "changed"; exit 0 when nothing changes, 1 when something does, 2 on errors
   build               regenerate generated/ from gateway.yaml and schemas/
   start [options]     serve; --config FILE (default: generated tables of gateway.yaml), --port N, --host H,
                       --simulate (built-in simulated vendors; default when no vendor key is set),
@@ -126,6 +128,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === 'check') return runCheck(rest[0]);
+  if (command === 'diff') return (await import('./config/run-diff.ts')).runDiff(rest);
   if (command === 'build') {
     const { build } = await import('../scripts/build.ts');
     await build(rest[0]);
