@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { GatewayError, renderError } from '../errors.ts';
+import { sendError } from './handle-request.ts';
+import { findContext } from './response-context.ts';
 
 /** How long a rejected connection stays open after the answer, so the client can read it before the close. */
 const CLOSE_DELAY_MS = 1000;
@@ -27,9 +29,17 @@ function toGatewayError(error: NodeJS.ErrnoException): GatewayError {
  * the client reset, is just closed.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  const response = (socket as Duplex & { _httpMessage?: { headersSent: boolean } | null })._httpMessage;
+  const response = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
   if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent) {
     socket.destroy();
+    return;
+  }
+  const ctx = response ? findContext(response) : undefined;
+  if (ctx) {
+    // The request was under way (an upload cut part way): answered in its caller's style, with its id.
+    ctx.headers.connection = 'close';
+    sendError(ctx, toGatewayError(error));
+    closeLater(socket);
     return;
   }
   const requestId = randomUUID();
@@ -42,7 +52,11 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
     'connection: close',
   ];
   socket.end(`${head.join('\r\n')}\r\n\r\n${rendered.body}`);
-  // Whatever the client still sends is read and dropped until the close, so the answer is not reset away.
+  closeLater(socket);
+}
+
+/** Reads and drops whatever the client still sends until the close, so the answer is not reset away. */
+function closeLater(socket: Duplex): void {
   socket.on('data', () => undefined);
   setTimeout(() => socket.destroy(), CLOSE_DELAY_MS).unref();
 }

@@ -95,12 +95,14 @@ export function createGateway(options: GatewayOptions): Gateway {
   const handler = createRequestHandler(() => snapshot, services, sink, createAuxiliaryApp(() => snapshot), inFlight);
   const { tls } = options.config.server;
   // Node checks the headers and request deadlines of open connections once a second (its default: 30 s).
-  const checking = { connectionsCheckingInterval: 1000 };
+  // Host and Expect are checked by the request listener, which answers in the caller's style (check-request-head.ts).
+  const checking = { connectionsCheckingInterval: 1000, requireHostHeader: false };
   const server = tls
     ? createHttpsServer({ ...checking, cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, handler)
     : createHttpServer(checking, handler);
   server.on('upgrade', createUpgradeListener(() => snapshot, sink ?? (() => undefined)));
   server.on('clientError', answerClientError);
+  server.on('checkExpectation', handler);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = HEADERS_TIMEOUT_MS;
   // A backstop for bodies nobody reads (the body reader has its own, exact deadline from the end of the headers).

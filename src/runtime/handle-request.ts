@@ -6,6 +6,8 @@ import { GatewayError, renderError, renderStreamError, toGatewayError } from '..
 import type { AbortSource } from './abort-source.ts';
 import { authenticate } from './auth.ts';
 import { addUsageEstimate } from './estimate-usage.ts';
+import { checkRequestHead } from './check-request-head.ts';
+import { attachContext } from './response-context.ts';
 import { GatewayContext } from './gateway-context.ts';
 import { readMultipartModel } from './multipart.ts';
 import { getHandler, getModellessHandler } from './plan.ts';
@@ -47,6 +49,7 @@ interface AdmissionHolder {
  */
 async function serve(ctx: GatewayContext, services: Services, holder: AdmissionHolder): Promise<void> {
   const { route } = ctx;
+  checkRequestHead(ctx.req);
   if (!ctx.matched) throw new GatewayError(404, 'route_not_found', `No route for ${ctx.req.method} ${ctx.route.path}.`);
   if (ctx.invalidParam !== undefined) {
     throw new GatewayError(400, 'invalid_path', `The path parameter \`${ctx.invalidParam}\` is not valid percent-encoding.`, { param: ctx.invalidParam });
@@ -229,6 +232,7 @@ export function createRequestHandler(
     let ctx: GatewayContext;
     try {
       ctx = new GatewayContext(req, res, getSnapshot());
+      attachContext(res, ctx);
     } catch (error) {
       failBare(res, error);
       return;

@@ -45,6 +45,8 @@ function authorizeRealtime(req: IncomingMessage, snapshot: Snapshot): RealtimeTa
     throw new GatewayError(501, 'not_implemented', `Realtime sessions are not available for models on ${vendor.config.protocol} vendors.`);
   }
   const query = new URLSearchParams(ctx.query);
+  // The client's own key (Google-style `?key=`) is the gateway's business, never the vendor's.
+  query.delete('key');
   query.set(ctx.route.model.name, ctx.target.upstream);
   const headers: Record<string, string> = {};
   for (const name of adapter.requestHeaders) {
@@ -53,7 +55,7 @@ function authorizeRealtime(req: IncomingMessage, snapshot: Snapshot): RealtimeTa
   }
   const path = addVendorAuth(vendor, `${vendor.basePath}${endpoint.path}?${query}`, headers);
   ctx.vendorCalls = 1;
-  return { upstreamUrl: vendor.origin + path, headers, redactor: vendor.redactor };
+  return { upstreamUrl: vendor.origin + path, headers, redactor: vendor.redactor, requestId: ctx.id };
 }
 
 /** The server's `upgrade` listener: realtime WebSocket sessions, authenticated, proxied, one usage event each. */

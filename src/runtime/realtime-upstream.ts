@@ -10,6 +10,8 @@ export interface RealtimeTarget {
   headers: Record<string, string>;
   /** Removes the gateway's secrets from the vendor's error events (absent: frames pass as they are). */
   redactor?: Redactor;
+  /** The request id answered in the client's 101 (`x-request-id`), as every other answer carries one. */
+  requestId?: string;
 }
 
 /** A frame received before the relay took over. */

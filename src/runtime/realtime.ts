@@ -51,6 +51,8 @@ export interface RealtimeOutcome {
 const DEFAULT_CONNECT_TIMEOUT_MS = 600_000;
 /** The subprotocol answered to each accepted client, chosen after the vendor's handshake. */
 const chosenProtocols = new WeakMap<IncomingMessage, string | false>();
+/** The request id each accepted client's 101 carries, set just before its handshake is written. */
+const requestIds = new WeakMap<IncomingMessage, string>();
 /** One noServer acceptor per distinct `maxPayload` (in practice: one per process). */
 const acceptors = new Map<number | undefined, WebSocketServer>();
 
@@ -64,13 +66,18 @@ function getAcceptor(maxPayload: number | undefined): WebSocketServer {
 }
 
 function createAcceptor(maxPayload: number | undefined): WebSocketServer {
-  return new WebSocketServer({
+  const acceptor = new WebSocketServer({
     noServer: true,
     clientTracking: false,
     perMessageDeflate: false,
     maxPayload,
     handleProtocols: (offered, req) => chosenProtocols.get(req) ?? false,
   });
+  acceptor.on('headers', (headers, req) => {
+    const id = requestIds.get(req);
+    if (id !== undefined) headers.push(`x-request-id: ${id}`);
+  });
+  return acceptor;
 }
 
 /**
@@ -113,7 +120,7 @@ export async function proxyRealtime(options: RealtimeOptions): Promise<RealtimeO
 
   const early = watch.release();
   const head = early.length === 0 ? options.head : Buffer.concat([options.head, ...early]);
-  const client = clientGone.aborted ? undefined : acceptClient(options, head, upstream.socket.protocol);
+  const client = clientGone.aborted ? undefined : acceptClient(options, head, upstream.socket.protocol, target.requestId);
   if (client === undefined) {
     upstream.socket.terminate();
     const error = clientClosed();
@@ -164,7 +171,7 @@ function watchClient(socket: Duplex): { signal: AbortSignal; release(): Buffer[]
 }
 
 /** Completes the client's handshake; undefined when its socket is gone already. */
-function acceptClient(options: RealtimeOptions, head: Buffer, vendorProtocol: string): WebSocket | undefined {
+function acceptClient(options: RealtimeOptions, head: Buffer, vendorProtocol: string, requestId?: string): WebSocket | undefined {
   const { req, socket } = options;
   if (socket.destroyed || !socket.writable) {
     socket.destroy();
@@ -172,12 +179,14 @@ function acceptClient(options: RealtimeOptions, head: Buffer, vendorProtocol: st
   }
   const offered = new Set(listClientProtocols(req));
   chosenProtocols.set(req, selectClientProtocol(offered, vendorProtocol));
+  if (requestId !== undefined) requestIds.set(req, requestId);
   let client: WebSocket | undefined;
   // Synchronous without verifyClient: the callback runs before handleUpgrade returns, or never.
   getAcceptor(options.maxPayload).handleUpgrade(req, socket, head, (ws) => {
     client = ws;
   });
   chosenProtocols.delete(req);
+  requestIds.delete(req);
   return client;
 }
 
