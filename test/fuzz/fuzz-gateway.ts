@@ -1,0 +1,162 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { compileConfigFile } from '../../src/config/index.ts';
+import type { CompiledConfig, ModelEntry, Protocol, VendorEntry } from '../../src/config/types.ts';
+import { createGateway, type Gateway, type GatewayOptions } from '../../src/runtime/create-gateway.ts';
+import { createServices } from '../../src/runtime/services.ts';
+import type { UsageEvent } from '../../src/runtime/types.ts';
+import { SIMULATOR_CLIENT_KEY, simulateVendors } from '../../src/simulate.ts';
+import { SIMULATOR_KEYS } from '../../src/simulators/index.ts';
+import { HOSTILE_MODES, startHostileVendor, type HostileMode } from '../helpers/hostile-vendor.ts';
+import { startRecordingRelay } from './recording-relay.ts';
+import type { VendorCall } from './vendor-call.ts';
+
+/** Client keys of the fuzz gateway: `main` may use every model without limits; `limited` has tight ones. */
+export const FUZZ_CLIENT_KEYS = { main: SIMULATOR_CLIENT_KEY, other: 'sk-fuzz-default-7d41c0e93b', limited: 'sk-fuzz-limited-b2e95a16f8', burst: 'sk-fuzz-burst-95c3e07d2a' };
+/** The concurrency limit of the `burst` client key. */
+export const BURST_CONCURRENCY = 8;
+const TASK_SECRET = 'fuzz-task-secret-4f0c9e2a51d7';
+/** How long a hostile vendor may keep the gateway waiting (headers and silences): hangs end quickly. */
+export const HOSTILE_TIMEOUT_MS = 700;
+/** Body limit of the fuzz gateway: small, so that oversized uploads are cheap to send. */
+export const FUZZ_BODY_LIMIT = 256 * 1024;
+const HOSTILE_PROTOCOLS: Protocol[] = ['openai', 'anthropic', 'gemini', 'dashscope'];
+
+/** A gateway over recorded simulators and hostile vendors, with every secret, log line and crash kept. */
+export interface FuzzGateway {
+  url: string;
+  port: number;
+  gateway: Gateway;
+  /** The compiled config it serves (its route table drives the generators). */
+  config: CompiledConfig;
+  /** Every secret the gateway holds, by name: vendor keys, client keys, the task secret. */
+  secrets: Record<string, string>;
+  /** Every vendor call, in arrival order. */
+  calls: VendorCall[];
+  events: UsageEvent[];
+  /** Everything logged so far, in pieces (the request log, the gateway's logger, stdout and stderr of this process). */
+  logs: string[];
+  /** uncaughtException and unhandledRejection raised in this process since start. */
+  crashes: string[];
+  close(): Promise<void>;
+}
+
+/** The id of the model served by the hostile vendor of `protocol` misbehaving as `mode`. */
+export function getHostileModel(protocol: Protocol, mode: HostileMode): string {
+  return `hostile-${protocol}-${mode}`;
+}
+
+function defineModel(id: string, vendor: string, upstream: string, images: boolean): ModelEntry {
+  const model: ModelEntry = {
+    id,
+    targets: [{ vendor, upstream, weight: 1 }],
+    fallback: [],
+    routing: { retries: 0, fallbackOn: ['429', '5xx', 'timeout', 'connect'], cooldownAfter: 0, cooldownMs: 30_000 },
+    chat: { defaultMaxTokens: 256, strict: false },
+    ownedBy: vendor,
+  };
+  if (images) model.images = { shape: 'envelope', splitN: false, styleUnsupported: 'reject', rehost: false, b64FromUrl: false, b64Only: false, pollTimeoutMs: 2000, transform: 'images-a-to-envelope' };
+  return model;
+}
+
+function addHostileVendors(config: CompiledConfig): CompiledConfig {
+  const vendors = { ...config.vendors };
+  const models = { ...config.models };
+  for (const protocol of HOSTILE_PROTOCOLS) {
+    const template = Object.values(config.vendors).find((vendor) => vendor.protocol === protocol)!;
+    const name = `hostile-${protocol}`;
+    vendors[name] = { ...template, name, timeouts: { headersMs: HOSTILE_TIMEOUT_MS, bodyMs: HOSTILE_TIMEOUT_MS } };
+    for (const mode of HOSTILE_MODES) models[getHostileModel(protocol, mode)] = defineModel(getHostileModel(protocol, mode), name, `mode-${mode}`, protocol === 'dashscope');
+  }
+  const keys: CompiledConfig['keys'] = [
+    ...config.keys,
+    { name: 'fuzz-limited', secret: { env: 'FUZZ_LIMITED_KEY' }, models: ['gpt-*', 'claude-*'], limits: { rpm: 5, concurrency: 1 }, strict: true },
+    { name: 'fuzz-burst', secret: { env: 'FUZZ_BURST_KEY' }, models: ['*'], limits: { concurrency: BURST_CONCURRENCY }, strict: false },
+  ];
+  return { ...config, vendors, models, keys, server: { ...config.server, bodyLimitBytes: FUZZ_BODY_LIMIT, defaultLimits: {} } };
+}
+
+/** Captures this process's stdout and stderr writes (a gateway that logs with console or process streams). */
+function captureProcessOutput(into: string[]): () => void {
+  const streams = [process.stdout, process.stderr];
+  const originals = streams.map((stream) => stream.write);
+  for (const stream of streams) {
+    const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+    stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+      into.push(String(chunk));
+      return write(chunk, ...rest);
+    }) as typeof stream.write;
+  }
+  return () => streams.forEach((stream, i) => (stream.write = originals[i]));
+}
+
+/**
+ * Starts the fuzz gateway: gateway.yaml plus one hostile vendor per protocol (models `hostile-<protocol>-<mode>`,
+ * short timeouts), every simulator behind a recording relay, no default limits, a 256 KiB body limit.
+ */
+export async function startFuzzGateway(): Promise<FuzzGateway> {
+  const { config: base, problems } = await compileConfigFile('gateway.yaml');
+  if (!base) throw new Error(problems.map((p) => p.message).join('\n'));
+  const env = { GATEWAY_API_KEY: FUZZ_CLIENT_KEYS.other, GATEWAY_TASK_SECRET: TASK_SECRET, FUZZ_LIMITED_KEY: FUZZ_CLIENT_KEYS.limited, FUZZ_BURST_KEY: FUZZ_CLIENT_KEYS.burst };
+  const setup = await simulateVendors(addHostileVendors(base), env);
+  const calls: VendorCall[] = [];
+  const secrets: Record<string, string> = { 'task secret': TASK_SECRET };
+  for (const [name, key] of Object.entries(FUZZ_CLIENT_KEYS)) secrets[`client key ${name}`] = key;
+  for (const [name, key] of Object.entries(SIMULATOR_KEYS)) secrets[`vendor key ${name}`] = key;
+  const sims: Record<string, string> = { openai: setup.sims.openai.url, anthropic: setup.sims.anthropic.url, gemini: setup.sims.gemini.url, dashscope: setup.sims.dashscope.url };
+  const closers: (() => Promise<void>)[] = [];
+  const vendors: Record<string, VendorEntry> = {};
+  for (const [name, vendor] of Object.entries(setup.config.vendors)) {
+    if (name.startsWith('hostile-')) {
+      const hostile = await startHostileVendor(name, vendor.protocol, calls);
+      closers.push(hostile.close);
+      const secretEnv = `FUZZ_HOSTILE_${vendor.protocol.toUpperCase()}_KEY`;
+      secrets[`vendor key ${name}`] = setup.env[secretEnv] = `hv-${vendor.protocol}-${name.length}c9f2e7a3d18b5`;
+      const auth = vendor.auth.kind === 'none' ? vendor.auth : { ...vendor.auth, env: secretEnv };
+      vendors[name] = { ...vendor, auth, baseUrl: hostile.url + new URL(vendor.baseUrl).pathname.replace(/\/$/, '') };
+    } else {
+      const relay = await startRecordingRelay(name, sims[vendor.protocol], calls);
+      closers.push(relay.close);
+      vendors[name] = { ...vendor, baseUrl: relay.url, timeouts: { headersMs: 5000, bodyMs: 5000 } };
+    }
+  }
+  const config: CompiledConfig = { ...setup.config, vendors };
+  const logs: string[] = [];
+  const restoreOutput = captureProcessOutput(logs);
+  const logger = pino({ level: 'debug', base: undefined }, new Writable({ write: (chunk, _encoding, done) => (logs.push(String(chunk)), done()) }));
+  const events: UsageEvent[] = [];
+  const crashes: string[] = [];
+  const onCrash = (kind: string) => (error: unknown) => crashes.push(`${kind}: ${(error as Error)?.stack ?? String(error)}`);
+  const onException = onCrash('uncaughtException');
+  const onRejection = onCrash('unhandledRejection');
+  process.on('uncaughtException', onException);
+  process.on('unhandledRejection', onRejection);
+  // `logger` is for a gateway that takes one (causes of 500s are logged there); today's ignores it.
+  const options: GatewayOptions & { logger: typeof logger } = {
+    config,
+    env: setup.env,
+    logger,
+    services: createServices(config.server, undefined, logger),
+    onUsage: [(event) => (events.push(event), logger.info(event, 'request'))],
+  };
+  const gateway = createGateway(options);
+  const url = await gateway.listen(0, '127.0.0.1');
+  return {
+    url,
+    port: Number(new URL(url).port),
+    gateway,
+    config,
+    secrets,
+    calls,
+    events,
+    logs,
+    crashes,
+    async close() {
+      await gateway.close(0).catch(() => undefined);
+      await Promise.all([setup.close(), ...closers.map((close) => close())]);
+      restoreOutput();
+      process.off('uncaughtException', onException);
+      process.off('unhandledRejection', onRejection);
+    },
+  };
+}

@@ -1,0 +1,15 @@
+/** One request a vendor (a simulator behind a recording relay, or a hostile vendor) received, and how it answered. */
+export interface VendorCall {
+  vendor: string;
+  /** Answered by a hostile vendor (garbage, echoes, cuts, hangs) rather than a well-behaved simulator. */
+  hostile: boolean;
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The status the vendor answered; undefined while it has not (or never did: a hang, a reset). */
+  status?: number;
+  /** The vendor's answer went out whole (false while pending, and for cuts and hangs). */
+  complete: boolean;
+  /** The exchange is over (answered whole, cut, or abandoned by the gateway). */
+  settled: boolean;
+}
