@@ -7,13 +7,18 @@ import type { ChargedUsage, RequestContext } from './types.ts';
  *
  * - input: the request's JSON body bytes / {@link BYTES_PER_TOKEN} (from its `Content-Length`), unless
  *   the vendor already reported its input count;
- * - output: the bytes of the streamed text answer sent to the client / {@link BYTES_PER_TOKEN}, or the
- *   vendor's partial count when that is higher. The stream's framing counts too, so this errs high.
+ * - output: the bytes of the stream sent to the client / {@link STREAM_BYTES_PER_TOKEN}, or the vendor's
+ *   partial count when that is higher. A stream's bytes are mostly framing (an OpenAI-protocol chunk is
+ *   about 200 bytes for one token, a Gemini chunk about 40 bytes a token), so they are divided by more
+ *   than text is; the estimate still errs high for one-token chunks, never low.
  *
  * The usage then carries `estimated: true` (in the usage event and the log line) and limits charge it.
  * The chars/4 rule of thumb stands in for a tokenizer; this module is the one place to swap one in.
  */
 export const BYTES_PER_TOKEN = 4;
+
+/** Bytes of a streamed answer (SSE framing and JSON envelopes included) counted as one token. */
+export const STREAM_BYTES_PER_TOKEN = 32;
 
 /** Tokens estimated from a byte count. */
 export function estimateTokens(bytes: number): number {
@@ -30,7 +35,7 @@ export function addUsageEstimate(ctx: RequestContext, finished: boolean): void {
   const usage = ctx.usage;
   if (finished && (usage.inputTokens !== undefined || usage.outputTokens !== undefined)) return;
   const input = usage.inputTokens ?? estimateTokens(readRequestBytes(ctx));
-  const output = Math.max(usage.outputTokens ?? 0, estimateTokens(ctx.streamedBytes));
+  const output = Math.max(usage.outputTokens ?? 0, Math.ceil(ctx.streamedBytes / STREAM_BYTES_PER_TOKEN));
   if (input === (usage.inputTokens ?? 0) && output === (usage.outputTokens ?? 0)) return;
   fillEstimate(usage, input, output);
 }

@@ -40,7 +40,8 @@ describe('addUsageEstimate', () => {
   });
 
   it("keeps a reported input count and raises the output count to the bytes streamed when the request ended early", () => {
-    const ctx = createContext({ usage: { inputTokens: 11, outputTokens: 1 }, contentLength: 4000, streamedBytes: 80 });
+    // 640 streamed bytes at 32 bytes a token (framing included): 20 tokens.
+    const ctx = createContext({ usage: { inputTokens: 11, outputTokens: 1 }, contentLength: 4000, streamedBytes: 640 });
     addUsageEstimate(ctx, false);
     expect(ctx.usage).toEqual({ inputTokens: 11, outputTokens: 20, totalTokens: 31, estimated: true });
   });
