@@ -38,7 +38,7 @@ async function replayAtVendor(request: { method: string; url: string; headers: R
   const response = await fetch(new URL(request.url, gw.sims.openai.url), {
     method: request.method,
     headers,
-    body: request.method === 'GET' ? undefined : request.body,
+    body: request.method === 'GET' ? undefined : new Uint8Array(request.body),
   });
   expect(response.status).toBe(200);
   return Buffer.from(await response.arrayBuffer());

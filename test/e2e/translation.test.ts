@@ -4,7 +4,7 @@
  * Every test checks what the SDK parsed and what the vendor received.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { GoogleGenAI, Type, type Content } from '@google/genai';
+import { ApiError, GoogleGenAI, Type, type Content } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { CompiledConfig } from '../../src/config/types.ts';
@@ -242,7 +242,23 @@ describe.each(PAIRS)('$label', ({ driver, vendor }) => {
 
   test.each([2, 5])('a vendor stream cut after %i events makes the SDK raise instead of ending quietly', async (afterEvents) => {
     gw.sims[vendor].failNext({ kind: 'reset-mid-stream', afterEvents });
-    await expect(driver.stream(model, 'this stream will be cut before its last words arrive')).rejects.toThrow();
+    const error: any = await driver.stream(model, 'this stream will be cut before its last words arrive').catch((e: unknown) => e);
+    // The same cut has one code on the passthrough path and another on the translated one (reported).
+    const passthrough = driver.sdk.includes(vendor === 'gemini' ? 'google' : vendor);
+    const [code, message] = passthrough
+      ? ['upstream_stream_failed', 'The vendor stream ended with an error.']
+      : ['upstream_stream_cut', 'The vendor stream broke off before the answer was complete.'];
+    if (driver.sdk === 'openai') {
+      expect(error).toBeInstanceOf(OpenAI.APIError);
+      expect(error.error).toEqual({ message, type: 'server_error', param: null, code });
+    } else if (driver.sdk === '@anthropic-ai/sdk') {
+      expect(error).toBeInstanceOf(Anthropic.APIError);
+      expect(error.error).toMatchObject({ type: 'error', error: { type: 'api_error', message } });
+    } else {
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error.status).toBe(502);
+      expect(error.message).toContain(JSON.stringify({ error: { code: 502, message, status: 'UNAVAILABLE' } }));
+    }
   });
 
   test('a rate-limited vendor answer reaches the SDK as a 429 in its own error shape', async () => {
