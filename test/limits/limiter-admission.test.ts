@@ -90,7 +90,33 @@ describe('an admission', () => {
     admission.release();
     admission.charge(5);
     await sleep(0);
-    expect(lines.filter((line) => line.level === 20).map((line) => line.msg)).toEqual(['slot release failed', 'token charge failed']);
+    const debug = lines.filter((line) => line.level === 20) as Array<{ msg: string; err?: { message: string } }>;
+    expect(debug.map((line) => [line.msg, line.err?.message])).toEqual([
+      ['slot release failed', 'The limit store is unreachable.'],
+      ['token charge failed', 'The limit store is unreachable.'],
+    ]);
+  });
+});
+
+describe('limiters of several processes on one store', () => {
+  it('never take the same concurrency slot', async () => {
+    const store = createMemoryStore();
+    const first = createLimiter(store, {}, { log });
+    const second = createLimiter(store, {}, { log });
+    const key = makeKey('shared-slots', { concurrency: 2 });
+    await first.admit(key);
+    await second.admit(key);
+    await expect(first.admit(key)).rejects.toMatchObject({ status: 429 });
+  });
+});
+
+describe('a key without limits', () => {
+  it('is admitted without counting tokens', async () => {
+    const { store, calls } = createRecordingStore();
+    const admission = await createLimiter(store, {}, { log }).admit(makeKey('unlimited', {}));
+    expect(admission.countsTokens).toBe(false);
+    admission.charge(10);
+    expect(calls.charges).toEqual([]);
   });
 });
 
@@ -105,6 +131,14 @@ describe('a store that cannot be reached', () => {
     admission.charge(4);
     expect(calls.releases).toEqual([]);
     expect(calls.charges).toEqual([4]);
+  });
+
+  it('fail-open charges no tokens for a key without a token limit', async () => {
+    const { store, calls } = down(true);
+    const admission = await createLimiter(store, {}, { log }).admit(makeKey('open-rpm', { rpm: 10 }));
+    expect(admission.countsTokens).toBe(false);
+    admission.charge(4);
+    expect(calls.charges).toEqual([]);
   });
 
   it('fail-closed answers 503 rate_limit_unavailable with Retry-After 1 and the cause', async () => {
