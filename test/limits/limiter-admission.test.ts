@@ -92,8 +92,8 @@ describe('an admission', () => {
     await sleep(0);
     const debug = lines.filter((line) => line.level === 20) as Array<{ msg: string; err?: { message: string } }>;
     expect(debug.map((line) => [line.msg, line.err?.message])).toEqual([
-      ['slot release failed', 'The limit store is unreachable.'],
-      ['token charge failed', 'The limit store is unreachable.'],
+      ['slot release failed', 'The limit store is unreachable.: down'],
+      ['token charge failed', 'The limit store is unreachable.: down'],
     ]);
   });
 });
