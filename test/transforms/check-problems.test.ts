@@ -52,6 +52,8 @@ describe('the exact problems of a transform', () => {
     expect(checkTransformOps([{ map: { at: 'a.', values: {} } }])[0].path).toEqual([0, 'map', 'at']);
     expect(checkTransformOps([{ default: { at: '', value: 1 } }])[0].path).toEqual([0, 'default', 'at']);
     expect(checkTransformOps([{ replace: { at: 'a', find: 'x', with: null } }])[0].path).toEqual([0, 'replace', 'with']);
+    expect(checkTransformOps([{ replace: { at: 'a', find: 3, with: 'x' } }])[0].path).toEqual([0, 'replace', 'find']);
+    expect(checkTransformOps([{ replace: { at: '1x', find: 'x', with: 'y' } }])[0].path).toEqual([0, 'replace', 'at']);
     expect(checkTransformOps([{ set: { at: 'a', value: null } }, { default: { at: 'b', value: 'x' } }])).toEqual([]);
   });
 });
