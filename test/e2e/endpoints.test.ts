@@ -31,6 +31,19 @@ const lastRequest = () => gw.sims.openai.received.at(-1)!;
 const lastBody = () => JSON.parse(lastRequest().body.toString());
 const sha = (bytes: Buffer | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
+/** Sends a request the vendor received once more, straight to the vendor, and answers its body bytes. */
+async function replayAtVendor(request: { method: string; url: string; headers: Record<string, unknown>; body: Buffer }): Promise<Buffer> {
+  const headers: Record<string, string> = { authorization: String(request.headers.authorization) };
+  if (request.headers['content-type']) headers['content-type'] = String(request.headers['content-type']);
+  const response = await fetch(new URL(request.url, gw.sims.openai.url), {
+    method: request.method,
+    headers,
+    body: request.method === 'GET' ? undefined : new Uint8Array(request.body),
+  });
+  expect(response.status).toBe(200);
+  return Buffer.from(await response.arrayBuffer());
+}
+
 async function post(path: string, body: unknown, key = gw.key) {
   const response = await fetch(gw.url + path, {
     method: 'POST',
@@ -86,8 +99,10 @@ describe('chat-completions-style endpoints pass through to an OpenAI-protocol ve
     const speech = await openai.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'hello' });
     const bytes = Buffer.from(await speech.arrayBuffer());
     expect(speech.headers.get('content-type')).toBe('audio/mpeg');
-    expect(bytes.length).toBeGreaterThan(0);
     expect(lastRequest().url).toBe('/v1/audio/speech');
+    const atVendor = await replayAtVendor(lastRequest());
+    expect(atVendor.length).toBeGreaterThan(100);
+    expect(sha(bytes)).toBe(sha(atVendor));
   });
 
   it.each([
@@ -139,7 +154,10 @@ describe('chat-completions-style endpoints pass through to an OpenAI-protocol ve
     const content = await fetch(`${gw.url}/v1/videos/${id}/content`, { headers: { authorization: `Bearer ${gw.key}` } });
     expect(content.status).toBe(200);
     expect(content.headers.get('content-type')).toBe('video/mp4');
-    expect(Buffer.from(await content.arrayBuffer()).length).toBeGreaterThan(0);
+    const video = Buffer.from(await content.arrayBuffer());
+    const videoAtVendor = await replayAtVendor(lastRequest());
+    expect(videoAtVendor.length).toBeGreaterThan(0);
+    expect(sha(video)).toBe(sha(videoAtVendor));
     // A small body whose end arrives with its first chunk still ends the gateway's response.
     for (let i = 0; i < 50 && gw.gateway.inFlight() > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(gw.gateway.inFlight()).toBe(0);

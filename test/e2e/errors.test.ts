@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CompiledConfig } from '../../src/config/types.ts';
+import { EXPECTED_TYPES } from '../errors/error-types.ts';
 import { startTestGateway, type TestGateway } from '../helpers/start-gateway.ts';
 
 let gw: TestGateway;
@@ -39,6 +40,8 @@ const CHAT: Record<Style, { path: (model: string) => string; body: (model: strin
     auth: (key) => ({ 'x-goog-api-key': key }),
   },
 };
+/** The code of a vendor's own 429, as its protocol adapter reads it (the OpenAI shape shows it). */
+const VENDOR_429_CODE: Record<Style, string> = { openai: 'rate_limit_exceeded', anthropic: 'rate_limit_error', gemini: 'RESOURCE_EXHAUSTED' };
 const MODEL: Record<Style, string> = { openai: 'sim-openai-chat', anthropic: 'sim-anthropic-chat', gemini: 'sim-gemini-chat' };
 
 async function call(style: Style, options: { key?: string | null; model?: string; body?: string; path?: string } = {}) {
@@ -53,20 +56,29 @@ async function call(style: Style, options: { key?: string | null; model?: string
   return { status: response.status, requestId: response.headers.get('x-request-id'), retryAfter: response.headers.get('retry-after'), body: (await response.json()) as any };
 }
 
-/** Checks the body is the style's own error shape and returns its message. */
-function expectShape(style: Style, status: number, body: any): string {
+/**
+ * Checks the body is exactly the style's own error shape for `status` (the type or status each vendor
+ * documents for it, see test/errors/error-types.ts) with the gateway's error `code` (OpenAI names it in
+ * the body; the other shapes have no field for it), and returns its message.
+ */
+function expectShape(style: Style, status: number, body: any, code: string): string {
+  const expected = EXPECTED_TYPES[status][style];
   if (style === 'openai') {
     expect(Object.keys(body.error).sort()).toEqual(['code', 'message', 'param', 'type']);
+    expect(body.error).toMatchObject({ type: expected, code });
     return body.error.message;
   }
   if (style === 'anthropic') {
+    expect(Object.keys(body).sort()).toEqual(['error', 'request_id', 'type']);
     expect(body.type).toBe('error');
-    expect(typeof body.error.type).toBe('string');
-    expect(typeof body.request_id).toBe('string');
+    expect(Object.keys(body.error).sort()).toEqual(['message', 'type']);
+    expect(body.error.type).toBe(expected);
+    expect(body.request_id).toMatch(/^[0-9a-f-]{36}$/);
     return body.error.message;
   }
+  expect(Object.keys(body.error).sort()).toEqual(['code', 'message', 'status']);
   expect(body.error.code).toBe(status);
-  expect(typeof body.error.status).toBe('string');
+  expect(body.error.status).toBe(expected);
   return body.error.message;
 }
 
@@ -74,41 +86,40 @@ describe.each(['openai', 'anthropic', 'gemini'] as Style[])('errors in the %s st
   it('401 without a key', async () => {
     const r = await call(style, { key: null });
     expect(r.status).toBe(401);
-    expectShape(style, 401, r.body);
-    if (style === 'gemini') expect(r.body.error.status).toBe('UNAUTHENTICATED');
-    if (style === 'anthropic') expect(r.body.error.type).toBe('authentication_error');
-    expect(r.requestId).toBeTruthy();
+    expect(expectShape(style, 401, r.body, 'missing_api_key')).toMatch(/^No API key provided/);
+    expect(r.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    if (style === 'anthropic') expect(r.body.request_id).toBe(r.requestId);
     expect(gw.sims.openai.received.length + gw.sims.anthropic.received.length + gw.sims.gemini.received.length).toBe(0);
   });
 
   it('401 with a wrong key', async () => {
     const r = await call(style, { key: 'sk-wrong' });
     expect(r.status).toBe(401);
-    expectShape(style, 401, r.body);
+    expect(expectShape(style, 401, r.body, 'invalid_api_key')).toBe('Incorrect API key provided.');
   });
 
   it('403 for a model the key may not use', async () => {
     const r = await call(style, { key: NARROW_KEY });
     expect(r.status).toBe(403);
-    expect(expectShape(style, 403, r.body)).toContain(MODEL[style]);
+    expect(expectShape(style, 403, r.body, 'model_not_allowed')).toBe(`This key may not use the model "${MODEL[style]}".`);
   });
 
   it('404 for an unknown model', async () => {
     const r = await call(style, { model: 'no-such-model' });
     expect(r.status).toBe(404);
-    expect(expectShape(style, 404, r.body)).toContain('no-such-model');
+    expect(expectShape(style, 404, r.body, 'model_not_found')).toBe('The model "no-such-model" does not exist.');
   });
 
   it('400 for malformed JSON', async () => {
     const r = await call(style, { body: '{"model": "x", ' });
     expect(r.status).toBe(400);
-    expect(expectShape(style, 400, r.body)).toMatch(/not valid JSON/);
+    expect(expectShape(style, 400, r.body, 'invalid_json')).toMatch(/^The request body is not valid JSON: /);
   });
 
   it('413 for a body over the limit', async () => {
     const r = await call(style, { body: JSON.stringify({ model: MODEL[style], padding: 'x'.repeat(70 * 1024) }) });
     expect(r.status).toBe(413);
-    expectShape(style, 413, r.body);
+    expect(expectShape(style, 413, r.body, 'request_too_large')).toBe(`The request body exceeds the limit of ${64 * 1024} bytes.`);
   });
 
   it('502 upstream_auth_failed when the vendor rejects the gateway key, without its message', async () => {
@@ -116,30 +127,31 @@ describe.each(['openai', 'anthropic', 'gemini'] as Style[])('errors in the %s st
     sim.failNext({ kind: 'status', status: 401 });
     const r = await call(style);
     expect(r.status).toBe(502);
-    const message = expectShape(style, 502, r.body);
+    const message = expectShape(style, 502, r.body, 'upstream_auth_failed');
+    expect(message).toMatch(/^Vendor "[a-z]+" rejected the gateway's credentials\.$/);
     expect(message).not.toMatch(/sk-|key provided|x-api-key|API key not valid/i);
-    if (style === 'openai') expect(r.body.error.code).toBe('upstream_auth_failed');
   });
 
   it("passes the vendor's 429 on in the caller's shape", async () => {
     gw.sims[style].failNext({ kind: 'status', status: 429 });
     const r = await call(style);
     expect(r.status).toBe(429);
-    expectShape(style, 429, r.body);
+    expectShape(style, 429, r.body, VENDOR_429_CODE[style]);
+    expect(r.retryAfter).toBe('1');
   });
 
   it('502 when the vendor answers garbage', async () => {
     gw.sims[style].failNext({ kind: 'garbage' });
     const r = await call(style);
     expect(r.status).toBe(502);
-    expectShape(style, 502, r.body);
+    expectShape(style, 502, r.body, 'upstream_bad_response');
   });
 
   it('502 when the vendor resets the connection before headers', async () => {
     gw.sims[style].failNext({ kind: 'reset-before-headers' });
     const r = await call(style);
     expect(r.status).toBe(502);
-    expectShape(style, 502, r.body);
+    expectShape(style, 502, r.body, 'upstream_unreachable');
   });
 });
 

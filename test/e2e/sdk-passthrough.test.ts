@@ -1,13 +1,23 @@
+import { createHash } from 'node:crypto';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { CompiledConfig } from '../../src/config/types.ts';
 import { SIMULATOR_KEYS } from '../../src/simulators/index.ts';
 import { startTestGateway, type TestGateway } from '../helpers/start-gateway.ts';
 
 let gw: TestGateway;
+/** A key allowed the Claude models and one Gemini model only. */
+const RESTRICTED_KEY = 'sk-restricted-listing-key';
 beforeAll(async () => {
-  gw = await startTestGateway();
+  gw = await startTestGateway((config: CompiledConfig) => ({
+    ...config,
+    keys: [
+      ...config.keys,
+      { name: 'restricted', secret: { sha256: createHash('sha256').update(RESTRICTED_KEY).digest('hex') }, models: ['claude-*', 'gemini-2.5-flash'], limits: {}, strict: false },
+    ],
+  }));
 });
 afterAll(() => gw.close());
 beforeEach(() => {
@@ -185,5 +195,26 @@ describe('model listings from the config, filtered by key', () => {
     for await (const model of await google.models.list()) names.push(model.name);
     expect(names).toContain('models/gemini-2.5-flash');
     expect(gw.sims.openai.received).toEqual([]);
+  });
+
+  it('lists only the models a restricted key may use, in every shape', async () => {
+    const allowed = Object.keys(gw.config.models)
+      .filter((id) => id.startsWith('claude-') || id === 'gemini-2.5-flash')
+      .sort();
+    expect(allowed.length).toBeGreaterThan(1);
+
+    const openai = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: RESTRICTED_KEY });
+    const ids: string[] = [];
+    for await (const model of openai.models.list()) ids.push(model.id);
+    expect(ids.sort()).toEqual(allowed);
+
+    const anthropic = new Anthropic({ baseURL: gw.url, apiKey: RESTRICTED_KEY });
+    expect((await anthropic.models.list()).data.map((m) => m.id).sort()).toEqual(allowed);
+
+    const google = new GoogleGenAI({ apiKey: RESTRICTED_KEY, httpOptions: { baseUrl: gw.url } });
+    const names: string[] = [];
+    for await (const model of await google.models.list()) names.push(model.name!);
+    expect(names.sort()).toEqual(allowed.map((id) => `models/${id}`));
+    expect(gw.sims.openai.received.length + gw.sims.anthropic.received.length + gw.sims.gemini.received.length).toBe(0);
   });
 });

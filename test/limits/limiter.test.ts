@@ -155,20 +155,4 @@ describe('createLimiter', () => {
       code: 'rate_limit_unavailable',
     });
   });
-
-  it('costs microseconds per request on the memory store', async () => {
-    const limiter = createLimiter(createMemoryStore(), {}, { log });
-    const key = makeKey('hot', { rpm: 1_000_000, tpm: 1_000_000_000, concurrency: 100 });
-    const rounds = 20_000;
-    for (let i = 0; i < 1000; i++) (await limiter.admit(key)).release();
-    const started = performance.now();
-    for (let i = 0; i < rounds; i++) {
-      const admission = await limiter.admit(key);
-      await admission.acquire();
-      admission.charge(10);
-      admission.release();
-    }
-    const perRequestUs = ((performance.now() - started) * 1000) / rounds;
-    expect(perRequestUs).toBeLessThan(50);
-  });
 });

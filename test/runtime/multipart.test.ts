@@ -317,16 +317,21 @@ describe('readMultipartModel', () => {
       { name: 'model', value: 'm' },
       { name: 'file2', filename: 'g', data: randomBytes(4 * MB) },
     ]);
+    let spooled: string[] = [];
     const { req, response } = post(gateway, form, {
       headBytes: 2 * MB,
       beforeRest: async () => {
         await waitFor(() => upload !== undefined);
+        spooled = readdirSync(tmp);
         req.destroy();
       },
     });
     response.catch(() => undefined);
     await bodyFailure;
+    expect(upload.model).toBe('m');
+    expect(spooled).toHaveLength(1);
     await waitFor(() => readdirSync(tmp).length === 0);
+    expect(readdirSync(tmp)).toEqual([]);
   });
 
   it('rejects with the signal reason and removes the temp file when the request signal aborts', async () => {

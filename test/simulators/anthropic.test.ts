@@ -141,7 +141,7 @@ describe('Anthropic simulator', () => {
       let text = '';
       await expect((async () => {
         for await (const chunk of cut.body) text += chunk;
-      })()).rejects.toBeDefined();
+      })()).rejects.toMatchObject({ code: 'UND_ERR_SOCKET' });
       expect(parseSse(text).map((e) => e.event)).toEqual(['message_start', 'content_block_start', 'ping', 'content_block_delta']);
     } finally {
       await paced.close();

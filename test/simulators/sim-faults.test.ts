@@ -105,7 +105,7 @@ describe('simulator faults', () => {
     expect(outcome).toBe('waiting');
     expect(hung.received).toHaveLength(1);
     await hung.close();
-    await expect(pending).rejects.toBeDefined();
+    await expect(pending).rejects.toMatchObject({ code: 'UND_ERR_SOCKET' });
   });
 
   it('garbage answers 200 with a body that is not JSON', async () => {

@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../helpers/start-gateway.ts';
+
+let gw: TestGateway;
+beforeAll(async () => {
+  gw = await startTestGateway();
+});
+afterAll(() => gw.close());
+
+/** A vendor answer whose bytes no JSON round trip would keep: odd spacing, key order, escapes, non-ASCII. */
+const VENDOR_TEXT =
+  '{ "object" : "chat.completion","id":"chatcmpl-bytes",\n  "created": 1.0e9, "model":"gpt-4o-mini",' +
+  '"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"caf\\u00e9 – ✓ \\"quoted\\""}}],' +
+  '\t"usage":{"prompt_tokens":2,"completion_tokens":3,"total_tokens":5}}';
+
+describe('a same-protocol JSON answer', () => {
+  it("reaches the client byte for byte as the vendor sent it", async () => {
+    gw.sims.openai.reset();
+    gw.sims.openai.failNext({ kind: 'status', status: 200, body: VENDOR_TEXT });
+    const response = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gw.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'sim-openai-chat', messages: [{ role: 'user', content: 'x' }] }),
+    });
+    expect(response.status).toBe(200);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(bytes.equals(Buffer.from(VENDOR_TEXT))).toBe(true);
+    expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength(VENDOR_TEXT)));
+    expect(gw.sims.openai.received).toHaveLength(1);
+    expect(JSON.parse(gw.sims.openai.received[0].body.toString()).model).toBe('gpt-4o-mini');
+  });
+});
