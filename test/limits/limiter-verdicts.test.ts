@@ -12,6 +12,13 @@ function makeKey(name: string, limits: KeyEntry['limits']): KeyEntry {
   return { name, secret: { env: 'UNUSED' }, models: ['*'], limits, strict: false };
 }
 
+/** Admits a request and takes its concurrency slot, as the gateway does once the body is in. */
+async function take(limiter: ReturnType<typeof createLimiter>, key: KeyEntry) {
+  const admission = await limiter.admit(key);
+  await admission.acquire();
+  return admission;
+}
+
 async function refusal(admitted: unknown): Promise<GatewayError> {
   const error = await Promise.resolve(admitted).then(
     () => undefined,
@@ -26,7 +33,7 @@ describe('the verdict of a refused request', () => {
     let time = 1_000_000;
     const limiter = createLimiter(createMemoryStore({ now: () => time }), {}, { log });
     const key = makeKey('tokens-and-slots', { tpm: 1000, concurrency: 1 });
-    const held = await limiter.admit(key);
+    const held = await take(limiter, key);
     held.charge(300);
     await sleep(0);
     time += 15_000;
@@ -42,8 +49,8 @@ describe('the verdict of a refused request', () => {
     let time = 2_000_000;
     const limiter = createLimiter(createMemoryStore({ now: () => time }), {}, { log });
     const key = makeKey('requests-and-slots', { rpm: 10, concurrency: 2 });
-    const first = await limiter.admit(key);
-    const second = await limiter.admit(key);
+    const first = await take(limiter, key);
+    const second = await take(limiter, key);
     time += 1_000;
     const error = await refusal(limiter.admit(key));
     expect(error).toMatchObject({ status: 429, retryAfter: 1 });
@@ -110,7 +117,7 @@ describe('the verdict of a refused request', () => {
     await limiter.admit(onlyDefaults);
     expect((await refusal(limiter.admit(onlyDefaults))).message).toMatch(/^Rate limit reached for requests: limit 1 per minute/);
     const override = makeKey('override', { rpm: 3, concurrency: 1 });
-    await limiter.admit(override);
+    await take(limiter, override);
     expect((await refusal(limiter.admit(override))).message).toMatch(/^Too many concurrent requests: limit 1\./);
   });
 });

@@ -322,6 +322,8 @@ describe('readMultipartModel', () => {
       headBytes: 2 * MB,
       beforeRest: async () => {
         await waitFor(() => upload !== undefined);
+        // The spool file is opened asynchronously: wait for it to show before the client aborts.
+        await waitFor(() => readdirSync(tmp).length > 0);
         spooled = readdirSync(tmp);
         req.destroy();
       },
