@@ -7,7 +7,6 @@ import { handleSignals } from './cli/handle-signals.ts';
 import { readStartOptions } from './cli/read-start-options.ts';
 import { compileConfigFile, formatProblem } from './config/index.ts';
 import type { CompiledConfig } from './config/types.ts';
-import type { UsageEvent } from './runtime/types.ts';
 
 const USAGE = `usage: gateway <command>
   check [file]        validate a config (default gateway.yaml); prints file:line:col: message; exit 1 on errors
@@ -88,8 +87,8 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   const { openServices } = await import('./runtime/services.ts');
   const services = await openServices(config.server, env, logger);
   // One log line per request at `info`; below that level no usage event is built at all.
-  const onUsage = logger.isLevelEnabled('info') ? [(event: UsageEvent) => (event.cause === undefined ? logger.info(event, 'request') : logger.error({ ...event, cause: undefined, err: event.cause }, 'request'))] : [];
-  const gateway = createGateway({ config, env, services, onUsage });
+  const { createRequestLog } = await import('./cli/log-request.ts');
+  const gateway = createGateway({ config, env, services, onUsage: createRequestLog(logger) });
   const port = options.port ?? config.server.port;
   const host = options.host ?? config.server.host;
   if (dev) {
