@@ -1,24 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { KeyEntry } from '../../src/config/types.ts';
 import { GatewayError } from '../../src/errors.ts';
 import { createLimiter } from '../../src/limits/limiter.ts';
 import { createMemoryStore } from '../../src/limits/memory-store.ts';
 import { StoreUnavailableError, type AdmitRequest, type LimitStore } from '../../src/limits/store.ts';
 import { createLogCapture } from './log-capture.ts';
+import { makeKey, take } from './limiter-keys.ts';
 
 const { log } = createLogCapture();
 
-function makeKey(name: string, limits: KeyEntry['limits']): KeyEntry {
-  return { name, secret: { env: 'UNUSED' }, models: ['*'], limits, strict: false };
-}
-
-/** Admits a request and takes its concurrency slot, as the gateway does once the body is in. */
-async function take(limiter: ReturnType<typeof createLimiter>, key: KeyEntry) {
-  const admission = await limiter.admit(key);
-  await admission.acquire();
-  return admission;
-}
 
 /** A memory store that records what the limiter asked of it. */
 function createRecordingStore(overrides: Partial<LimitStore> = {}) {

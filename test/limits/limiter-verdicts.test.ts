@@ -1,23 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { KeyEntry } from '../../src/config/types.ts';
 import { GatewayError, renderError } from '../../src/errors.ts';
 import { createLimiter } from '../../src/limits/limiter.ts';
 import { createMemoryStore } from '../../src/limits/memory-store.ts';
 import { createLogCapture } from './log-capture.ts';
+import { makeKey, take } from './limiter-keys.ts';
 
 const { log } = createLogCapture();
 
-function makeKey(name: string, limits: KeyEntry['limits']): KeyEntry {
-  return { name, secret: { env: 'UNUSED' }, models: ['*'], limits, strict: false };
-}
-
-/** Admits a request and takes its concurrency slot, as the gateway does once the body is in. */
-async function take(limiter: ReturnType<typeof createLimiter>, key: KeyEntry) {
-  const admission = await limiter.admit(key);
-  await admission.acquire();
-  return admission;
-}
 
 async function refusal(admitted: unknown): Promise<GatewayError> {
   const error = await Promise.resolve(admitted).then(

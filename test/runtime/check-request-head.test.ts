@@ -1,5 +1,5 @@
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendRawBytes } from '../helpers/send-raw-bytes.ts';
 import { startTestGateway, type TestGateway } from '../helpers/start-gateway.ts';
 
 let gw: TestGateway;
@@ -12,19 +12,6 @@ afterAll(() => gw.close());
 /** Every request the simulated vendors received so far. */
 function countVendorCalls(): number {
   return Object.values(gw.sims).reduce((sum, sim) => sum + ((sim as { received?: unknown[] }).received?.length ?? 0), 0);
-}
-
-/** Sends raw bytes (then half-closes, unless `end` is false) and collects the answer until the gateway closes. */
-function sendRaw(bytes: string, end = true): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect(Number(new URL(gw.url).port), '127.0.0.1');
-    let text = '';
-    socket.on('data', (chunk) => (text += chunk));
-    socket.on('error', () => undefined);
-    socket.on('close', () => resolve(text));
-    if (end) socket.end(bytes);
-    else socket.write(bytes);
-  });
 }
 
 function readAnswer(answer: string) {
@@ -42,7 +29,7 @@ function messagesRequest(extra: string, body = MESSAGE, length = Buffer.byteLeng
 describe('what Node would answer with an empty body is answered in the caller style', () => {
   it('answers an HTTP/1.1 request without Host with 400 missing_host, before any vendor call', async () => {
     const before = countVendorCalls();
-    const answer = readAnswer(await sendRaw(messagesRequest('')));
+    const answer = readAnswer(await sendRawBytes(gw.url, messagesRequest('')));
     expect(answer.status).toBe(400);
     expect(answer.head).toMatch(/\r\nx-request-id: [0-9a-f-]{36}/);
     expect(answer.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
@@ -52,7 +39,7 @@ describe('what Node would answer with an empty body is answered in the caller st
 
   it('answers an Expect other than 100-continue with 417 in the caller style, before any vendor call', async () => {
     const before = countVendorCalls();
-    const answer = readAnswer(await sendRaw(messagesRequest('host: x\r\nexpect: 200-ok\r\n')));
+    const answer = readAnswer(await sendRawBytes(gw.url, messagesRequest('host: x\r\nexpect: 200-ok\r\n')));
     expect(answer.status).toBe(417);
     expect(answer.head).toMatch(/\r\nx-request-id: [0-9a-f-]{36}/);
     expect(answer.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
@@ -60,7 +47,7 @@ describe('what Node would answer with an empty body is answered in the caller st
   });
 
   it('still serves a request that expects 100-continue', async () => {
-    const raw = await sendRaw(messagesRequest('host: x\r\nconnection: close\r\nexpect: 100-continue\r\n'), false);
+    const raw = await sendRawBytes(gw.url, messagesRequest('host: x\r\nconnection: close\r\nexpect: 100-continue\r\n'), { end: false });
     expect(raw.startsWith('HTTP/1.1 100 Continue\r\n\r\n')).toBe(true);
     const answer = readAnswer(raw.slice('HTTP/1.1 100 Continue\r\n\r\n'.length));
     expect(answer.status).toBe(200);
@@ -69,7 +56,7 @@ describe('what Node would answer with an empty body is answered in the caller st
 
   it('answers an upload cut part way (half-closed) in the caller style with its request id, before any vendor call', async () => {
     const before = countVendorCalls();
-    const answer = readAnswer(await sendRaw(messagesRequest('host: x\r\n', MESSAGE.slice(0, 20))));
+    const answer = readAnswer(await sendRawBytes(gw.url, messagesRequest('host: x\r\n', MESSAGE.slice(0, 20))));
     expect(answer.status).toBe(400);
     expect(answer.head).toMatch(/\r\nx-request-id: [0-9a-f-]{36}/);
     expect(answer.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });

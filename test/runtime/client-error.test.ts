@@ -1,6 +1,6 @@
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompiledConfig } from '../../src/config/types.ts';
+import { sendRawBytes } from '../helpers/send-raw-bytes.ts';
 import { startTestGateway, type TestGateway } from '../helpers/start-gateway.ts';
 
 let gw: TestGateway;
@@ -11,19 +11,6 @@ beforeAll(async () => {
   gw.gateway.server.headersTimeout = 300;
 });
 afterAll(() => gw.close());
-
-/** Sends raw bytes on a new connection and collects everything the gateway answers until it closes. */
-function sendRaw(bytes: string | Buffer, { end = true } = {}): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect(Number(new URL(gw.url).port), '127.0.0.1');
-    let text = '';
-    socket.on('data', (chunk) => (text += chunk));
-    socket.on('error', () => undefined);
-    socket.on('close', () => resolve(text));
-    socket.write(bytes);
-    if (end) socket.end();
-  });
-}
 
 /** Checks an answer is the gateway's JSON error with an x-request-id, and returns its error object. */
 function readError(answer: string, status: number): any {
@@ -36,17 +23,17 @@ function readError(answer: string, status: number): any {
 
 describe("Node's own rejections", () => {
   it('answers a request the HTTP parser rejects with 400 in the gateway JSON', async () => {
-    const error = readError(await sendRaw('GET /v1/models HTTP/1.1\r\nhost: x\r\nbad header line\r\n\r\n'), 400);
+    const error = readError(await sendRawBytes(gw.url, 'GET /v1/models HTTP/1.1\r\nhost: x\r\nbad header line\r\n\r\n'), 400);
     expect(error).toMatchObject({ code: 'malformed_request', type: 'invalid_request_error' });
   });
 
   it('answers headers over the size limit with 431 in the gateway JSON', async () => {
-    const answer = await sendRaw(`GET /v1/models HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const answer = await sendRawBytes(gw.url, `GET /v1/models HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(readError(answer, 431)).toMatchObject({ code: 'headers_too_large' });
   });
 
   it('answers headers that never finish with 408 in the gateway JSON', async () => {
-    const answer = await sendRaw('GET /v1/models HTTP/1.1\r\nhost: x\r\nx-slow: a', { end: false });
+    const answer = await sendRawBytes(gw.url, 'GET /v1/models HTTP/1.1\r\nhost: x\r\nx-slow: a', { end: false });
     expect(readError(answer, 408)).toMatchObject({ code: 'request_timeout' });
   }, 10_000);
 
