@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Style } from '../config/types.ts';
 import type { ProtocolAdapter } from '../protocols/types.ts';
+import type { GatewayError } from '../errors.ts';
 import { AbortSource } from './abort-source.ts';
 import { addUsage, readUsageFromJson } from './json-usage.ts';
 import type { RequestContext, Snapshot, Usage } from './types.ts';
@@ -36,6 +37,7 @@ export class GatewayContext implements RequestContext {
   readonly abortSource = new AbortSource();
   vendorCalls = 0;
   streamedBytes = 0;
+  streamFailure?: GatewayError = undefined;
   key?: RequestContext['key'];
   modelId?: string;
   model?: RequestContext['model'];

@@ -260,7 +260,7 @@ export function createRequestHandler(
         }
         try {
           const { admission } = holder;
-          if (sink || admission?.countsTokens) addUsageEstimate(ctx, failure === undefined);
+          if (sink || admission?.countsTokens) addUsageEstimate(ctx, failure === undefined && ctx.streamFailure === undefined);
           if (admission) {
             admission.release();
             if (admission.countsTokens) admission.charge((ctx.usage.inputTokens ?? 0) + (ctx.usage.outputTokens ?? 0));

@@ -173,6 +173,7 @@ function pipeBody(call: OpCall, response: VendorResponse, tap: StreamTap | undef
         const failure = timeout
           ? new GatewayError(504, 'upstream_timeout', 'The vendor stream went silent for too long.')
           : new GatewayError(502, 'upstream_stream_failed', 'The vendor stream ended with an error.');
+        ctx.streamFailure = failure;
         res.end(renderStreamError(ctx.style, failure, ctx.id));
       } else res.destroy();
       settle();

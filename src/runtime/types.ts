@@ -1,3 +1,4 @@
+import type { GatewayError } from '../errors.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type {
@@ -144,6 +145,8 @@ export interface RequestContext {
   vendorCalls: number;
   /** Bytes of a streamed text (SSE) answer sent to the client so far (for a usage estimate). */
   streamedBytes: number;
+  /** The error an open stream was ended with, in-stream (the vendor cut it): its usage counts are then partial. */
+  streamFailure?: GatewayError;
   ttfbMs?: number;
   /** Headers every response of this request carries: `x-request-id` and the key's `x-ratelimit-*`. */
   headers: Record<string, string>;

@@ -89,6 +89,7 @@ export function answerStream(job: StreamJob): Promise<void> {
         ? toGatewayError(error)
         : new GatewayError(502, 'upstream_stream_cut', 'The vendor stream broke off before the answer was complete.', { cause: error });
       if (!res.headersSent) return reject(aborted ? error : failure);
+      ctx.streamFailure = failure;
       endStream(ctx, renderStreamError(job.style, failure, ctx.id));
       resolve();
     };
