@@ -36,6 +36,9 @@ export class GatewayError extends Error {
   }
 }
 
+/** The style of answers given before any route is known (Node's own rejections, a request no context could be made for, `/files/`). */
+export const UNROUTED_STYLE: Style = 'openai';
+
 /** Turns anything thrown into a GatewayError (unknown errors become a 500 without internals). */
 export function toGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;

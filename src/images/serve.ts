@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { defineEventHandler, setResponseHeaders, setResponseStatus, type EventHandler, type H3Event } from 'h3';
 import type { ServerSettings } from '../config/types.ts';
-import { GatewayError, renderError } from '../errors.ts';
+import { GatewayError, renderError, UNROUTED_STYLE } from '../errors.ts';
 import { clipClientText } from '../lib/clip-text.ts';
 import type { ImageStore } from './store.ts';
 import { getImageStore } from './store-registry.ts';
@@ -44,7 +44,7 @@ export function createStoredImageHandler(getStore: () => ImageStore | undefined)
 /** An error in the OpenAI error shape with its own request id. */
 function answerError(event: H3Event, error: GatewayError): string {
   const requestId = randomUUID();
-  const rendered = renderError('openai', error, requestId);
+  const rendered = renderError(UNROUTED_STYLE, error, requestId);
   setResponseStatus(event, rendered.status);
   setResponseHeaders(event, { ...rendered.headers, 'x-request-id': requestId });
   return rendered.body;
