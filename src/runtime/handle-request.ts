@@ -156,7 +156,7 @@ function runTarget(
 }
 
 function toUsageEvent(ctx: RequestContext, error?: GatewayError): UsageEvent {
-  return {
+  const event: UsageEvent = {
     requestId: ctx.id,
     key: ctx.key?.config.name,
     model: ctx.modelId,
@@ -164,13 +164,17 @@ function toUsageEvent(ctx: RequestContext, error?: GatewayError): UsageEvent {
     op: ctx.route.op,
     style: ctx.style,
     status: error?.status ?? ctx.res.statusCode,
-    ...(error ? { error: error.code } : {}),
-    ...(error?.code === 'internal_error' ? { cause: error.cause } : {}),
     ttfbMs: ctx.ttfbMs,
     durationMs: performance.now() - ctx.startedAt,
     vendorCalls: ctx.vendorCalls,
     usage: ctx.usage,
   };
+  // Set only on failures: a served request builds no extra object for them.
+  if (error) {
+    event.error = error.code;
+    if (error.code === 'internal_error') event.cause = error.cause;
+  }
+  return event;
 }
 
 /** Counts the requests being answered (streams included), for a graceful drain. */
