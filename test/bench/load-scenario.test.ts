@@ -9,6 +9,7 @@ import { imagesScenario } from '../../bench/scenarios/images.ts';
 import { chatLatencyScenario, chatThroughputScenario } from '../../bench/scenarios/passthrough.ts';
 import { translatedStreamScenario } from '../../bench/scenarios/translated-stream.ts';
 import type { BenchContext, Side } from '../../bench/scenarios/types.ts';
+import { runAlone } from '../helpers/run-alone.ts';
 
 /** A context whose load runner records the specs it is given and answers fixed numbers. */
 function createRecordingContext(roundS: number, warmupS: number, onLoad?: (spec: LoadSpec) => void): { ctx: BenchContext; specs: LoadSpec[] } {
@@ -35,6 +36,9 @@ function createRecordingContext(roundS: number, warmupS: number, onLoad?: (spec:
 const floor: Side = { label: 'floor, passthrough stream', kind: 'floor', pid: process.pid, origin: 'http://127.0.0.1:1' };
 const gateway: Side = { label: 'gateway', kind: 'gateway', pid: process.pid, origin: 'http://127.0.0.1:2' };
 
+
+/** Multi-process / load test: never beside another heavy test file. */
+runAlone();
 describe('the translated-stream and images load scenarios', () => {
   it('sends the floor the passthrough stream and the gateway the translated stream, at c=64, judged against 0.8x', async () => {
     const { ctx, specs } = createRecordingContext(10, 3);

@@ -4,6 +4,7 @@ import { startTestRedis, type TestRedis } from '../limits/redis-server.ts';
 import { startCliGateway, type CliGateway } from '../helpers/start-cli-gateway.ts';
 import { readReceivedModels, sendChat } from '../helpers/send-chat.ts';
 import { writeGatewayConfig, type WrittenConfig } from '../helpers/write-gateway-config.ts';
+import { runAlone } from '../helpers/run-alone.ts';
 
 /** Limits and cooldowns shared by two gateway processes through a real redis-server (started on a free port). */
 let redis: TestRedis;
@@ -16,6 +17,9 @@ afterAll(() => redis.stop());
 const SHARED_KEY = 'sk-shared-limit-test';
 const FREE_KEY = 'sk-shared-free-test';
 
+
+/** Multi-process / load test: never beside another heavy test file. */
+runAlone();
 describe('two gateway processes on one redis-server', () => {
   let sim: Simulator;
   let config: WrittenConfig;

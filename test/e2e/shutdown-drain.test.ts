@@ -5,11 +5,15 @@ import { startCliGateway } from '../helpers/start-cli-gateway.ts';
 import { startPolicyGateway } from '../helpers/start-policy-gateway.ts';
 import { writeGatewayConfig } from '../helpers/write-gateway-config.ts';
 import { waitFor } from '../helpers/wait-for.ts';
+import { runAlone } from '../helpers/run-alone.ts';
 
 /** The drain on shutdown: new connections refused, streams in flight finished or cut at the drain deadline. */
 
 const SHARED_KEY = 'sk-shared-limit-test';
 
+
+/** Multi-process / load test: never beside another heavy test file. */
+runAlone();
 describe('shutdown drain', () => {
   /** Resolves true when a new TCP connection to `url` is refused. */
   function isRefused(url: string): Promise<boolean> {
