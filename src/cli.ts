@@ -112,6 +112,8 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   });
   const url = await gateway.listen(port, host);
   logger.info(`listening on ${url}`);
+  // Written now, not with the next 3 KB of lines: supervisors and tests wait for this line.
+  logger.flush();
   return 0;
 }
 

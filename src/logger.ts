@@ -4,18 +4,43 @@ import { createRedactor, type Redactor } from './runtime/redact.ts';
 /** The destination every line of a logger goes through: each serialized line is redacted, then written. */
 interface RedactingDestination extends DestinationStream {
   redactor: Redactor;
+  flushSync?(): void;
 }
 
 const destinations = new WeakMap<Logger, RedactingDestination>();
+
+/** How long a line may wait in the log buffer before it is written anyway (a quiet gateway still logs promptly). */
+const FLUSH_INTERVAL_MS = 200;
+
+/**
+ * The default destination: standard output through a 3 KB buffer: lines are written together once 3 KB are
+ * queued (one write for about 15 request lines instead of one per request) or every
+ * {@link FLUSH_INTERVAL_MS}, and synchronously when the process exits (every `process.exit`, the end of a
+ * drain included: test/logger-flush-on-exit.test.ts). Writes carry at most PIPE_BUF bytes of whole lines,
+ * so workers sharing one pipe never interleave inside a line.
+ */
+function openStdout(): DestinationStream {
+  const out = openDestination({ dest: 1, sync: true, minLength: 3072, maxWrite: 4096 });
+  const flush = (write: () => void) => () => {
+    try {
+      write();
+    } catch {
+      // Standard output is gone (a closed pipe): nothing can be written any more.
+    }
+  };
+  setInterval(flush(() => out.flush()), FLUSH_INTERVAL_MS).unref();
+  process.once('exit', flush(() => out.flushSync()));
+  return out;
+}
 
 /**
  * The gateway's structured logger (JSON lines, on stdout unless `destination` is given). Every line is
  * redacted of the secrets set by {@link setLogSecrets} before it is written (messages, logged errors'
  * causes and stacks, vendor URLs alike): one `indexOf` per form of each secret, on the serialized line.
  */
-export function createLogger(level = 'info', destination: DestinationStream = openDestination(1)): Logger {
+export function createLogger(level = 'info', destination: DestinationStream = openStdout()): Logger {
   const out = destination as DestinationStream & { flush?(cb?: (error?: Error) => void): void; flushSync?(): void };
-  const redacting: RedactingDestination & { flush?: unknown; flushSync?: unknown } = {
+  const redacting: RedactingDestination & { flush?: unknown } = {
     redactor: createRedactor([]),
     write(line: string) {
       const { redactor } = redacting;
@@ -27,6 +52,20 @@ export function createLogger(level = 'info', destination: DestinationStream = op
   const logger = pino({ level, base: undefined, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] }, redacting);
   destinations.set(logger, redacting);
   return logger;
+}
+
+/**
+ * Writes one `info` line whose fields are `fields` (a plain JSON-safe object, undefined fields left out) and
+ * whose message is `msg`, shaped as pino shapes it (`level`, `time`, the fields, `msg`) but serialized by one
+ * `JSON.stringify`: the request log line, written once per request, skips pino's per-field serializer.
+ * Redacted like every line. The caller checks that `info` is enabled.
+ */
+export function writeInfoLine(logger: Logger, fields: object, msg: string): void {
+  const destination = destinations.get(logger);
+  if (!destination) throw new Error('writeInfoLine: the logger was not made by createLogger');
+  const json = JSON.stringify(fields);
+  const body = json.length > 2 ? `${json.slice(1, -1)},` : '';
+  destination.write(`{"level":30,"time":${Date.now()},${body}"msg":${JSON.stringify(msg)}}\n`);
 }
 
 /**

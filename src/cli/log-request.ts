@@ -1,12 +1,14 @@
 import type { Logger } from 'pino';
+import { writeInfoLine } from '../logger.ts';
 import type { UsageEvent } from '../runtime/types.ts';
 
 /**
- * The request log line: one per request at `info`; a request the gateway itself failed (500
- * `internal_error`) is logged at `error` with its cause and stack as pino's `err` (the logger redacts
- * secrets from both). Returns no receiver below `info`, so no usage event is built at all.
+ * The request log line: one per request at `info`, the usage event's fields serialized in one pass; a request
+ * the gateway itself failed (500 `internal_error`) is logged at `error` through pino, with its cause and stack
+ * as pino's `err` (the logger redacts secrets from both). Returns no receiver below `info`, so no usage event
+ * is built at all.
  */
 export function createRequestLog(logger: Logger): ((event: UsageEvent) => void)[] {
   if (!logger.isLevelEnabled('info')) return [];
-  return [(event) => (event.cause === undefined ? logger.info(event, 'request') : logger.error({ ...event, cause: undefined, err: event.cause }, 'request'))];
+  return [(event) => (event.cause === undefined ? writeInfoLine(logger, event, 'request') : logger.error({ ...event, cause: undefined, err: event.cause }, 'request'))];
 }
