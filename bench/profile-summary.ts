@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 
 /** The parts of a V8 CPU profile this reads. */
 export interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }[];
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number }; hitCount?: number; children?: number[] }[];
   samples?: number[];
   timeDeltas?: number[];
 }

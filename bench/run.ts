@@ -9,8 +9,8 @@
  *   npm run bench -- --only chat-c64,stream-ttfb   some scenarios only (writes nothing)
  *   npm run bench -- --quiet-rows       also the quiet gateway (log silent, no limits) at c=64, reference only
  *   --skip-headroom (with --only)       skip the vendor headroom check (about 2 min in a full run); ratios unverified
- *   npm run bench -- --profile DIR      also `--cpu-prof` the shared floor and gateway into DIR and print
- *                                       their top self-time functions
+ *   npm run bench -- --profile DIR      also `--cpu-prof` the shared floor and gateway into DIR, print their top
+ *                                       self-time functions and their time by request stage (bench/PROFILE.md)
  *   --rounds N, --duration S, --warmup S, --load wrk|autocannon
  *
  * Exit code 2 when the vendor headroom check refuses a full run (REFUSED, nothing written), 1 when the
@@ -23,6 +23,8 @@ import { parseArgs } from 'node:util';
 import { AS_DEPLOYED, describeDeployment, QUIET } from './deployment.ts';
 import { judgeHeadroom } from './headroom-check.ts';
 import { pickLoadTool } from './load.ts';
+import { PROFILE_FILE, writeProfileFile } from './profile-file.ts';
+import { formatStageTimes, splitProfileByStage, type StageTime } from './profile-stages.ts';
 import { formatSelfTimes, getBusyMs, summarizeCpuProfile, type CpuProfile } from './profile-summary.ts';
 import { defineRows, formatTextTable, HEADROOM_HEADERS, summarizeVerdicts, type ResultRow } from './report.ts';
 import { PENDING_TARGETS, readCommit, writeResults } from './results-file.ts';
@@ -75,19 +77,32 @@ function listScenarios(only: string[] | undefined, quietRows: boolean): Scenario
   return quietRows ? all : SCENARIOS;
 }
 
-/** Prints the busiest profile of each proxy (the tsx loader's worker thread writes an idle one beside it). */
-async function printProfiles(dir: string): Promise<void> {
+/** The busiest profile of one proxy (the tsx loader's worker thread writes an idle one beside it). */
+async function readBusiestProfile(dir: string): Promise<{ file: string; profile: CpuProfile; busyMs: number } | undefined> {
+  const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.cpuprofile'));
+  let busiest: { file: string; profile: CpuProfile; busyMs: number } | undefined;
+  for (const f of files) {
+    const profile = JSON.parse(await readFile(join(dir, f), 'utf8')) as CpuProfile;
+    const busyMs = getBusyMs(profile);
+    if (!busiest || busyMs > busiest.busyMs) busiest = { file: join(dir, f), profile, busyMs };
+  }
+  return busiest;
+}
+
+/** Prints each proxy's top self time and its split by request stage, and writes bench/PROFILE.md. */
+async function printProfiles(dir: string, scenarios: Scenario[]): Promise<void> {
+  const splits: Record<string, StageTime[]> = {};
   for (const name of ['floor', 'gateway']) {
-    const files = (await readdir(join(dir, name)).catch(() => [] as string[])).filter((f) => f.endsWith('.cpuprofile'));
-    let busiest: { file: string; profile: CpuProfile; busyMs: number } | undefined;
-    for (const f of files) {
-      const profile = JSON.parse(await readFile(join(dir, name, f), 'utf8')) as CpuProfile;
-      const busyMs = getBusyMs(profile);
-      if (!busiest || busyMs > busiest.busyMs) busiest = { file: join(dir, name, f), profile, busyMs };
-    }
+    const busiest = await readBusiestProfile(join(dir, name));
     if (!busiest) continue;
     const top = formatSelfTimes(summarizeCpuProfile(busiest.profile, 30));
+    splits[name] = splitProfileByStage(busiest.profile);
     console.log(`\nTop self time, ${name}: ${busiest.busyMs.toFixed(0)} ms busy (${busiest.file}):\n${top}`);
+    console.log(`\nBy stage, ${name}:\n${formatStageTimes(splits[name])}`);
+  }
+  if (splits.gateway) {
+    await writeProfileFile(PROFILE_FILE, { date: new Date(), commit: readCommit(), scenarios: scenarios.map((s) => s.title), loadAverage: loadavg()[0] }, splits);
+    console.log(`\nwrote ${PROFILE_FILE}`);
   }
 }
 
@@ -141,7 +156,7 @@ async function runBench(argv: string[]): Promise<number> {
   for (const line of [...headroom.lines, ...spread.lines]) console.log(line);
   for (const note of ctx.notes) console.log(`note: ${note}`);
   if (!options.only) for (const pending of PENDING_TARGETS) console.log(`not measured yet: ${pending}`);
-  if (options.profileDir) await printProfiles(options.profileDir);
+  if (options.profileDir) await printProfiles(options.profileDir, scenarios);
   if (!options.quick && !options.only) {
     const run = {
       ...options,
