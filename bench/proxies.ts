@@ -5,11 +5,12 @@
  */
 import { join } from 'node:path';
 import { bundleEntry } from '../scripts/bundle.ts';
+import { BASELINE_BUNDLE } from './baseline.ts';
 import type { BenchConfigFiles } from './config.ts';
 import { findFreePort, startNodeProcess, waitForHealthy, type BenchProcess } from './processes.ts';
 
-/** Which proxy. */
-export type ProxyKind = 'floor' | 'gateway';
+/** Which proxy: the floor, the gateway under test, or the gateway of a baseline commit (`--baseline`). */
+export type ProxyKind = 'floor' | 'gateway' | 'baseline';
 
 /** A started proxy. */
 export interface RunningProxy {
@@ -34,7 +35,7 @@ export interface ProxyOptions {
  * Both proxies run as production builds (plain `node`, no TypeScript loader): the gateway as
  * `npm run bundle` makes it, the floor bundled the same way, so neither pays for tsx.
  */
-export const PROXY_BUNDLES: Record<ProxyKind, { entry: string; outfile: string }> = {
+export const PROXY_BUNDLES: Record<Exclude<ProxyKind, 'baseline'>, { entry: string; outfile: string }> = {
   floor: { entry: 'bench/floor-proxy.ts', outfile: 'dist/bench-floor-proxy.mjs' },
   gateway: { entry: 'src/cli.ts', outfile: 'dist/gateway.mjs' },
 };
@@ -46,14 +47,14 @@ export async function bundleProxies(): Promise<void> {
 
 /** The script and arguments that serve a config with one kind of proxy on a port. */
 export function defineProxyArgs(kind: ProxyKind, files: BenchConfigFiles, port: number): string[] {
-  const script = PROXY_BUNDLES[kind].outfile;
-  if (kind === 'floor') return [script, '--map', files.mapFile, '--port', String(port)];
+  if (kind === 'floor') return [PROXY_BUNDLES.floor.outfile, '--map', files.mapFile, '--port', String(port)];
+  const script = kind === 'baseline' ? BASELINE_BUNDLE : PROXY_BUNDLES.gateway.outfile;
   return [script, 'start', '--config', files.configFile, '--port', String(port), '--host', '127.0.0.1', '--log-level', files.deployment.logLevel];
 }
 
 /** Where a gateway on this port writes its log, beside its config (undefined: it does not log). */
 export function defineLogFile(kind: ProxyKind, files: BenchConfigFiles, port: number): string | undefined {
-  if (kind !== 'gateway' || files.deployment.logTo !== 'file') return undefined;
+  if (kind === 'floor' || files.deployment.logTo !== 'file') return undefined;
   return join(files.configFile, '..', `gateway-${port}.log`);
 }
 

@@ -11,6 +11,9 @@
  *   --skip-headroom (with --only)       skip the vendor headroom check (about 2 min in a full run); ratios unverified
  *   npm run bench -- --profile DIR      also `--cpu-prof` the shared floor and gateway into DIR, print their top
  *                                       self-time functions and their time by request stage (bench/PROFILE.md)
+ *   npm run bench -- --baseline REF     the gateway at commit REF (bundled from a temporary worktree) as the
+ *                                       reference instead of the floor, both as deployed: the "no regression"
+ *                                       check of a change; writes bench/BASELINE.md (with --quick: nothing)
  *   --rounds N, --duration S, --warmup S, --load wrk|autocannon
  *
  * Exit code 2 when the vendor headroom check refuses a full run (REFUSED, nothing written), 1 when the
@@ -23,7 +26,9 @@ import { parseArgs } from 'node:util';
 import { AS_DEPLOYED, describeDeployment, QUIET } from './deployment.ts';
 import { judgeHeadroom } from './headroom-check.ts';
 import { pickLoadTool } from './load.ts';
+import { writeBaselineFile } from './baseline-file.ts';
 import { PROFILE_FILE, writeProfileFile } from './profile-file.ts';
+import { judgeRegression } from './regression-check.ts';
 import { formatStageTimes, splitProfileByStage, type StageTime } from './profile-stages.ts';
 import { formatSelfTimes, getBusyMs, summarizeCpuProfile, type CpuProfile } from './profile-summary.ts';
 import { defineRows, formatTextTable, HEADROOM_HEADERS, summarizeVerdicts, type ResultRow } from './report.ts';
@@ -35,6 +40,10 @@ import { setupBench } from './setup.ts';
 import { checkSpread } from './spread-check.ts';
 
 const RESULTS_FILE = 'bench/RESULTS.md';
+const BASELINE_FILE = 'bench/BASELINE.md';
+
+/** What a `--baseline` run compares by default: the rows where the gateway's own cost shows. */
+const BASELINE_SCENARIOS = ['chat-c1', 'chat-c64', 'stream-c64', 'stream-ttfb', 'translated-stream', 'slow-streams', 'startup-rss'];
 
 function readOptions(argv: string[]) {
   const { values } = parseArgs({
@@ -49,6 +58,7 @@ function readOptions(argv: string[]) {
       profile: { type: 'string' },
       'quiet-rows': { type: 'boolean', default: false },
       'skip-headroom': { type: 'boolean', default: false },
+      baseline: { type: 'string' },
     },
   });
   if (values['skip-headroom'] && !values.only) throw new Error('--skip-headroom goes with --only (a run that writes RESULTS.md always checks the vendor headroom)');
@@ -67,13 +77,15 @@ function readOptions(argv: string[]) {
     warmupS: Number(values.warmup ?? (quick ? 1 : 3)),
     loadTool: pickLoadTool(values.load),
     profileDir: values.profile,
+    baseline: values.baseline,
   };
 }
 
 /** The scenarios of a run, in order: the quiet rows (when asked) right after the streaming passthrough. */
-function listScenarios(only: string[] | undefined, quietRows: boolean): Scenario[] {
+function listScenarios(only: string[] | undefined, quietRows: boolean, baseline?: string): Scenario[] {
   const all = SCENARIOS.flatMap((s) => (s.id === 'stream-c64' ? [s, ...QUIET_SCENARIOS] : [s]));
   if (only) return all.filter((s) => only.includes(s.id));
+  if (baseline) return SCENARIOS.filter((s) => BASELINE_SCENARIOS.includes(s.id));
   return quietRows ? all : SCENARIOS;
 }
 
@@ -110,7 +122,7 @@ async function runBench(argv: string[]): Promise<number> {
   const options = readOptions(argv);
   const started = Date.now();
   const loadAtStart = loadavg()[0];
-  const scenarios = listScenarios(options.only, options.quietRows);
+  const scenarios = listScenarios(options.only, options.quietRows, options.baseline);
   if (options.profileDir) await mkdir(options.profileDir, { recursive: true });
   const log = (line: string) => console.error(line);
   log(
@@ -124,7 +136,8 @@ async function runBench(argv: string[]): Promise<number> {
   const headroomRows: ResultRow[] = [];
   let headroom: ReturnType<typeof judgeHeadroom> = { refused: false, lines: ['vendor headroom not checked (--skip-headroom): the ratios below are unverified.'] };
   try {
-    if (!options.skipHeadroom) {
+    if (options.baseline) headroom.lines = ['vendor headroom not checked: a --baseline run compares the gateway with itself at another commit.'];
+    else if (!options.skipHeadroom) {
       for (const scenario of HEADROOM_SCENARIOS) {
         log(`${scenario.title}`);
         headroomRows.push(...defineRows(await runScenario(ctx, scenario, log), labels));
@@ -139,6 +152,8 @@ async function runBench(argv: string[]): Promise<number> {
       log(`${scenario.title}`);
       rows.push(...defineRows(await runScenario(ctx, scenario, log), labels));
     }
+    // Against a baseline the issue's targets (ratios to the floor) do not apply: only the before/after verdict does.
+    if (options.baseline) for (const row of rows) row.verdict = undefined;
   } finally {
     await close();
   }
@@ -147,7 +162,7 @@ async function runBench(argv: string[]): Promise<number> {
   const spread = checkSpread(rows, options.rounds);
   const deployments = scenarios.some((s) => QUIET_SCENARIOS.includes(s)) ? [AS_DEPLOYED, QUIET] : [AS_DEPLOYED];
   console.log(`\n${formatTextTable(rows)}\n`);
-  console.log(
+  if (!options.baseline) console.log(
     `${passed} of ${total} targets pass (reference: the floor proxy; translated stream: the floor's passthrough stream; ` +
       'model-count rows: the gateway on 10 models; "—": none).',
   );
@@ -157,7 +172,14 @@ async function runBench(argv: string[]): Promise<number> {
   for (const note of ctx.notes) console.log(`note: ${note}`);
   if (!options.only) for (const pending of PENDING_TARGETS) console.log(`not measured yet: ${pending}`);
   if (options.profileDir) await printProfiles(options.profileDir, scenarios);
-  if (!options.quick && !options.only) {
+  if (options.baseline) {
+    const verdict = judgeRegression(rows);
+    console.log(`\nBefore (${ctx.floor.label}) and after (this checkout, ${readCommit()}), both as deployed:\n${verdict.lines.join('\n')}`);
+    if (!options.quick) {
+      await writeBaselineFile(BASELINE_FILE, { date: new Date(started), commit: readCommit(), reference: ctx.floor.label, rounds: options.rounds, roundS: options.roundS, loadAverage: [loadAtStart, loadavg()[0]] }, formatTextTable(rows), verdict.lines);
+      console.log(`wrote ${BASELINE_FILE}`);
+    }
+  } else if (!options.quick && !options.only) {
     const run = {
       ...options,
       date: new Date(started),

@@ -10,6 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
+import { buildBaseline } from './baseline.ts';
 import { writeBodies } from './bodies.ts';
 import { checkDeployment } from './check-deployment.ts';
 import { CHAT_MODEL, CLIENT_KEY_ENV, MAIN_COUNT, VENDOR_KEY_ENV, writeBenchConfig, type BenchConfigFiles } from './config.ts';
@@ -29,6 +30,8 @@ export interface SetupOptions {
   loadTool: LoadTool;
   /** Directory for `--cpu-prof` output of the shared floor and gateway (no profiling when absent). */
   profileDir?: string;
+  /** A commit whose gateway replaces the floor as the reference (`--baseline REF`). */
+  baseline?: string;
 }
 
 /** A set-up run: the context scenarios use, and its teardown. */
@@ -79,6 +82,7 @@ export async function setupBench(options: SetupOptions): Promise<BenchSetup> {
     // One static vendor answers OpenAI chat and Anthropic messages with canned streams of as many content
     // events, so a translated stream carries as many as the passthrough stream it is compared with.
     await bundleProxies();
+    const baselineCommit = options.baseline ? await buildBaseline(options.baseline) : undefined;
     const [fast, slowVendor, dashscope] = await Promise.all([
       startVendor('static vendor', ['bench/static-vendor.ts', '--key', vendorKey], cpu.load, owned),
       startVendor('slow vendor', ['bench/vendor.ts', '--key', vendorKey, '--stream-events', '20', '--stream-interval-ms', '50'], cpu.load, owned),
@@ -96,7 +100,8 @@ export async function setupBench(options: SetupOptions): Promise<BenchSetup> {
       return proxy;
     };
     const profile = (name: string) => (options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', join(options.profileDir, name)] : undefined);
-    const [floor, gateway] = await Promise.all([launch('floor', MAIN_COUNT, profile('floor')), launch('gateway', MAIN_COUNT, profile('gateway'))]);
+    const referenceKind: ProxyKind = baselineCommit ? 'baseline' : 'floor';
+    const [floor, gateway] = await Promise.all([launch(referenceKind, MAIN_COUNT, profile('floor')), launch('gateway', MAIN_COUNT, profile('gateway'))]);
     const ctx: BenchContext = {
       ...options,
       tmpDir,
@@ -108,7 +113,7 @@ export async function setupBench(options: SetupOptions): Promise<BenchSetup> {
       vendorUrls,
       configs,
       largeCount,
-      floor: toSide('floor', floor),
+      floor: toSide(baselineCommit ? `gateway at ${baselineCommit}` : 'floor', floor),
       gateway: toSide(AS_DEPLOYED.label, gateway),
       vendor: { label: 'vendor, directly', kind: 'vendor', pid: fast.pid, origin: fast.origin, auth: { authorization: `Bearer ${vendorKey}` } },
       startProxy: async (kind, count, deployment?: GatewayDeployment) => {

@@ -74,9 +74,9 @@ export const slowStreamsScenario: Scenario = {
   metrics: [
     { id: 'slow-streams-rss', label: 'RSS above idle, {streams} slow streams (20 x 50 ms)', unit: 'MB', digits: 1, target: { kind: 'max-ratio', ratio: 1.3 } },
   ],
-  async start() {
+  async start(ctx) {
     return {
-      base: { label: 'floor', kind: 'floor', pid: 0, origin: '' },
+      base: { label: ctx.floor.label, kind: ctx.floor.kind, pid: 0, origin: '' },
       subject: { label: 'gateway', kind: 'gateway', pid: 0, origin: '' },
     };
   },

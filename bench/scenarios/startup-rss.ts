@@ -25,7 +25,7 @@ export const startupRssScenario: Scenario = {
   rounds: (ctx) => (ctx.quick ? 1 : 3),
   async start(ctx) {
     return {
-      base: { label: 'floor', kind: 'floor', pid: 0, origin: '' },
+      base: { label: ctx.floor.label, kind: ctx.floor.kind, pid: 0, origin: '' },
       subject: { label: 'gateway', kind: 'gateway', pid: 0, origin: '' },
     };
   },

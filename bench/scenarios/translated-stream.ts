@@ -23,7 +23,8 @@ export const translatedStreamScenario = defineLoadScenario({
   rps: { id: 'translated-stream-rps', label: 'Translated stream c=64 (ref: passthrough stream), requests/s', unit: 'req/s', target: { kind: 'min-ratio', ratio: 0.8 } },
   cpu: { id: 'translated-stream-cpu', label: 'Translated stream c=64 (ref: passthrough stream), CPU per request', unit: 'µs' },
   async start(ctx) {
-    await checkChatStreams(ctx, 'translated-stream', { side: ctx.floor, bodyFile: ctx.bodies.stream }, { side: ctx.gateway, bodyFile: ctx.bodies.translatedStream });
-    return { base: { ...ctx.floor, label: 'floor, passthrough stream' }, subject: ctx.gateway };
+    const baseBody = ctx.floor.kind === 'floor' ? ctx.bodies.stream : ctx.bodies.translatedStream;
+    await checkChatStreams(ctx, 'translated-stream', { side: ctx.floor, bodyFile: baseBody }, { side: ctx.gateway, bodyFile: ctx.bodies.translatedStream });
+    return { base: ctx.floor.kind === 'floor' ? { ...ctx.floor, label: 'floor, passthrough stream' } : ctx.floor, subject: ctx.gateway };
   },
 });

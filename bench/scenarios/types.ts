@@ -64,6 +64,7 @@ export interface BenchContext {
   configs: Map<number, BenchConfigFiles>;
   /** The large model count: 10,000 (1,000 in quick mode). */
   largeCount: number;
+  /** The reference: the floor proxy, or with `--baseline REF` the gateway at REF (kind `baseline`). */
   floor: Side;
   /** The gateway as deployed (log at info to a file, limits on the key): the side the targets judge. */
   gateway: Side;
