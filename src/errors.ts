@@ -75,8 +75,10 @@ const ANTHROPIC_TYPES: Record<number, string> = {
 const GOOGLE_STATUSES: Record<number, string> = {
   400: 'INVALID_ARGUMENT',
   401: 'UNAUTHENTICATED',
+  402: 'FAILED_PRECONDITION',
   403: 'PERMISSION_DENIED',
   404: 'NOT_FOUND',
+  408: 'DEADLINE_EXCEEDED',
   409: 'ABORTED',
   413: 'INVALID_ARGUMENT',
   429: 'RESOURCE_EXHAUSTED',
@@ -86,6 +88,7 @@ const GOOGLE_STATUSES: Record<number, string> = {
   502: 'UNAVAILABLE',
   503: 'UNAVAILABLE',
   504: 'DEADLINE_EXCEEDED',
+  529: 'UNAVAILABLE',
 };
 
 /** The JSON error body of `error` in the caller's style. */
@@ -96,7 +99,7 @@ export function renderErrorBody(style: Style, error: GatewayError, requestId: st
     return { type: 'error', error: { type, message: error.message }, request_id: requestId };
   }
   if (style === 'gemini') {
-    const googleStatus = GOOGLE_STATUSES[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION');
+    const googleStatus = GOOGLE_STATUSES[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
     return { error: { code: status, message: error.message, status: googleStatus } };
   }
   const type = error.type ?? OPENAI_TYPES[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error');

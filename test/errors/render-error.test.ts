@@ -29,7 +29,7 @@ describe('the fields of an error body', () => {
 
   it('uses the generic client or server type for a status no table names', () => {
     for (const [status, openai, anthropic, gemini] of [
-      [422, 'invalid_request_error', 'invalid_request_error', 'FAILED_PRECONDITION'],
+      [422, 'invalid_request_error', 'invalid_request_error', 'INVALID_ARGUMENT'],
       [507, 'server_error', 'api_error', 'INTERNAL'],
     ] as const) {
       const error = new GatewayError(status, 'c', 'm');
