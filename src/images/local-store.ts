@@ -45,7 +45,7 @@ export function createLocalImageStore(dir: string, options: LocalImageStoreOptio
   return {
     async put(bytes: Buffer): Promise<string> {
       const type = detectImageType(bytes);
-      if (!type) throw new GatewayError(502, 'upstream_bad_response', 'The vendor linked to something that is not an image.');
+      if (!type) throw new GatewayError(502, 'upstream_invalid_response', 'The vendor linked to something that is not an image.');
       ready ??= mkdir(dir, { recursive: true });
       await ready;
       const id = `${randomBytes(24).toString('base64url')}.${type.extension}`;

@@ -8,7 +8,7 @@ import type { ImageBackend, ImageBatch, ImageDatum } from './types.ts';
 /** Reads the spec's response (`{created, data:[{url|b64_json, revised_prompt}]}`) from a vendor answer. */
 export function readImagesResponse(json: unknown, vendorName: string): Omit<ImageBatch, 'usage'> {
   if (!isJsonObject(json) || !Array.isArray(json.data)) {
-    throw new GatewayError(502, 'upstream_bad_response', `Vendor "${vendorName}" answered an image request without \`data\`.`);
+    throw new GatewayError(502, 'upstream_invalid_response', `Vendor "${vendorName}" answered an image request without \`data\`.`);
   }
   const { created, data, usage, ...extras } = json;
   const images: ImageDatum[] = data.filter(isJsonObject).map((item) => {
@@ -42,7 +42,7 @@ export const nativeImageBackend: ImageBackend = {
     try {
       json = await response.body.json();
     } catch {
-      throw new GatewayError(502, 'upstream_bad_response', `Vendor "${call.vendor.config.name}" answered with a body that is not JSON.`);
+      throw new GatewayError(502, 'upstream_invalid_response', `Vendor "${call.vendor.config.name}" answered with a body that is not JSON.`);
     }
     const batch: ImageBatch = readImagesResponse(json, call.vendor.config.name);
     if (batch.rawUsage !== undefined) batch.usage = getProtocolAdapter(call.vendor.config.protocol).readUsage(json);

@@ -12,7 +12,7 @@ async function readJson(call: OpCall, response: VendorResponse): Promise<unknown
   try {
     return await response.body.json();
   } catch {
-    throw new GatewayError(502, 'upstream_bad_response', `Vendor "${call.vendor.config.name}" answered with a body that is not JSON.`);
+    throw new GatewayError(502, 'upstream_invalid_response', `Vendor "${call.vendor.config.name}" answered with a body that is not JSON.`);
   }
 }
 
@@ -20,7 +20,7 @@ async function createTask(call: OpCall, tasks: ImageTaskProtocol, body: JsonObje
   const response = await call.callVendor(tasks.createRequest(body));
   if (response.status >= 400) throw toVendorError(call.vendor, response.status, (await readErrorBody(response)).json);
   const taskId = tasks.readTaskId(await readJson(call, response));
-  if (!taskId) throw new GatewayError(502, 'upstream_bad_response', `Vendor "${call.vendor.config.name}" created no image task.`);
+  if (!taskId) throw new GatewayError(502, 'upstream_invalid_response', `Vendor "${call.vendor.config.name}" created no image task.`);
   return taskId;
 }
 

@@ -70,7 +70,7 @@ function readTaskImages(vendor: VendorEntry, output: JsonObject): ImageDatum[] {
 function readTask(json: unknown, vendor: VendorEntry, taskId: string): ImageTaskState {
   const output = isJsonObject(json) ? json.output : undefined;
   if (!isJsonObject(output) || typeof output.task_status !== 'string') {
-    throw new GatewayError(502, 'upstream_bad_response', `Vendor "${vendor.name}" answered a task lookup without a status.`);
+    throw new GatewayError(502, 'upstream_invalid_response', `Vendor "${vendor.name}" answered a task lookup without a status.`);
   }
   const status = output.task_status;
   if (RUNNING_STATES.has(status)) return { done: false };

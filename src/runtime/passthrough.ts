@@ -78,7 +78,7 @@ function forwardJson(call: OpCall, response: VendorResponse, adapter: ProtocolAd
       if (!collected.ended) return resolve(pipeBody(call, response, undefined, collected.chunks));
       const body = collected.chunks.length === 1 ? collected.chunks[0] : Buffer.concat(collected.chunks, collected.size);
       if (!looksLikeJson(body)) {
-        return reject(new GatewayError(502, 'upstream_bad_response', `Vendor "${call.vendor.config.name}" answered with a body that is not valid JSON.`));
+        return reject(new GatewayError(502, 'upstream_invalid_response', `Vendor "${call.vendor.config.name}" answered with a body that is not valid JSON.`));
       }
       try {
         markFirstByte(ctx);

@@ -72,7 +72,7 @@ export function toVendorError(
 ): GatewayError {
   const error = getProtocolAdapter(vendor.config.protocol).readError(status, json);
   if (json === undefined && !error.authFailure) {
-    return new GatewayError(502, 'upstream_bad_response', `Vendor "${vendor.config.name}" answered ${status} with a body that is not JSON.`);
+    return new GatewayError(502, 'upstream_invalid_response', `Vendor "${vendor.config.name}" answered ${status} with a body that is not JSON.`);
   }
   const waitMs = readRetryAfter(headers);
   return createVendorGatewayError(vendor, error, waitMs === undefined ? undefined : waitMs / 1000);

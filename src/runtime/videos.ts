@@ -30,7 +30,7 @@ async function forwardTask(call: OpCall, op: 'videos-create' | 'videos-get'): Pr
   if (response.status >= 400) throw toVendorError(call.vendor, response.status, json, response.headers);
   const task = json as Record<string, unknown> | undefined;
   if (!task || typeof task.id !== 'string') {
-    throw new GatewayError(502, 'upstream_bad_response', `Vendor "${call.vendor.config.name}" answered without a task id.`);
+    throw new GatewayError(502, 'upstream_invalid_response', `Vendor "${call.vendor.config.name}" answered without a task id.`);
   }
   const id = encodeTaskId({ model: call.model.id, task: task.id, key: call.ctx.key!.config.name }, call.ctx.snapshot.taskSecret);
   sendJson(call.ctx, response.status, { ...task, id, model: call.model.id });

@@ -87,7 +87,7 @@ export function answerStream(job: StreamJob): Promise<void> {
       const aborted = ctx.abortSource.aborted;
       const failure = error instanceof GatewayError || aborted
         ? toGatewayError(error)
-        : new GatewayError(502, 'upstream_stream_cut', 'The vendor stream broke off before the answer was complete.', { cause: error });
+        : new GatewayError(502, 'upstream_stream_failed', 'The vendor stream broke off before the answer was complete.', { cause: error });
       if (!res.headersSent) return reject(aborted ? error : failure);
       ctx.streamFailure = failure;
       endStream(ctx, renderStreamError(job.style, failure, ctx.id));
@@ -147,5 +147,5 @@ function readStrayError(job: StreamJob, stray: string): GatewayError {
   if (typeof root === 'object' && root !== null && 'error' in root) {
     return createVendorGatewayError(job.runtimeVendor, job.vendor.decodeError(0, body));
   }
-  return new GatewayError(502, 'upstream_stream_cut', 'The vendor stream ended before the answer was complete.');
+  return new GatewayError(502, 'upstream_stream_failed', 'The vendor stream ended before the answer was complete.');
 }

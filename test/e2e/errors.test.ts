@@ -144,7 +144,7 @@ describe.each(['openai', 'anthropic', 'gemini'] as Style[])('errors in the %s st
     gw.sims[style].failNext({ kind: 'garbage' });
     const r = await call(style);
     expect(r.status).toBe(502);
-    expectShape(style, 502, r.body, 'upstream_bad_response');
+    expectShape(style, 502, r.body, 'upstream_invalid_response');
   });
 
   it('502 when the vendor resets the connection before headers', async () => {

@@ -48,7 +48,7 @@ describe.each(PAIRS)('$label', ({ driver, vendor }) => {
     const passthrough = driver.sdk.includes(vendor === 'gemini' ? 'google' : vendor);
     const [code, message] = passthrough
       ? ['upstream_stream_failed', 'The vendor stream ended with an error.']
-      : ['upstream_stream_cut', 'The vendor stream broke off before the answer was complete.'];
+      : ['upstream_stream_failed', 'The vendor stream broke off before the answer was complete.'];
     if (driver.sdk === 'openai') {
       expect(error).toBeInstanceOf(OpenAI.APIError);
       expect(error.error).toEqual({ message, type: 'server_error', param: null, code });

@@ -11,6 +11,6 @@ describe('readImagesResponse', () => {
   });
 
   it('answers 502 for an answer without data', () => {
-    expect(() => readImagesResponse({ created: 1 }, 'openai')).toThrow(expect.objectContaining({ status: 502, code: 'upstream_bad_response' }));
+    expect(() => readImagesResponse({ created: 1 }, 'openai')).toThrow(expect.objectContaining({ status: 502, code: 'upstream_invalid_response' }));
   });
 });

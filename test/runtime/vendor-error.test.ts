@@ -47,7 +47,7 @@ describe('vendor errors, the one mapping for passthrough and translated calls', 
 
   test('a body that is not JSON is 502; a status outside 4xx/5xx becomes 502', async () => {
     const error = await readVendorError(createVendor('anthropic'), createResponse(503, '<html>upstream connect error</html>'));
-    expect(error).toMatchObject({ status: 502, code: 'upstream_bad_response' });
+    expect(error).toMatchObject({ status: 502, code: 'upstream_invalid_response' });
     expect(createVendorGatewayError(createVendor('openai'), { status: 302, type: 'x', message: 'moved' }).status).toBe(502);
   });
 
