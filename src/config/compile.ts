@@ -74,7 +74,7 @@ function compileImages(raw: any): ImageOptions {
   };
 }
 
-function compileModel(id: string, raw: any, models: Record<string, any>, vendors: Record<string, any>): ModelEntry {
+function compileModel(id: string, raw: any, models: Record<string, any>): ModelEntry {
   const targets: TargetEntry[] = raw.targets
     ? raw.targets.map((ref: any) => compileTarget(ref, models))
     : [{ vendor: raw.vendor, upstream: raw.upstream ?? id, weight: 1 }];
@@ -95,7 +95,6 @@ function compileModel(id: string, raw: any, models: Record<string, any>, vendors
     ownedBy: raw.owned_by ?? targets[0].vendor ?? 'gateway',
   };
   if (raw.images) entry.images = compileImages(raw.images);
-  void vendors;
   return entry;
 }
 
@@ -155,7 +154,7 @@ export function compileConfig(value: unknown): CompiledConfig {
     },
     keys: (raw.keys ?? []).map(compileKey),
     vendors: sortedRecord(Object.entries<any>(vendors).map(([name, v]) => [name, compileVendor(name, v)])),
-    models: sortedRecord(Object.entries<any>(models).map(([id, m]) => [id, compileModel(id, m, models, vendors)])),
+    models: sortedRecord(Object.entries<any>(models).map(([id, m]) => [id, compileModel(id, m, models)])),
     routes: (raw.routes ?? []).map(compileRoute),
     transforms: sortedRecord(
       Object.entries<any>(raw.transforms ?? {}).map(([name, ops]) => [name, readTransformOps(ops)]),

@@ -1,5 +1,5 @@
 import type { Operation, Protocol, Style } from '../config/types.ts';
-import type { OpHandler, Usage } from '../runtime/types.ts';
+import type { Usage } from '../runtime/types.ts';
 import type { VendorError } from '../translate/canonical.ts';
 
 /** A vendor endpoint an operation is forwarded to unchanged (apart from the model name). */
@@ -39,6 +39,4 @@ export interface ProtocolAdapter {
   askForStreamUsage?(op: Operation, body: any, raw: Buffer): Buffer | string | undefined;
   /** True for a stream event that only carries the usage the gateway asked for. */
   isUsageOnlyEvent?(json: any): boolean;
-  /** Operations this protocol serves with logic of its own (e.g. asynchronous image tasks). */
-  handlers?: Partial<Record<Operation, OpHandler>>;
 }

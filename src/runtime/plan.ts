@@ -31,8 +31,8 @@ function notImplemented(op: Operation, protocol: Protocol): OpHandler {
 }
 
 /**
- * The handler serving `op` called in `style` for a vendor speaking `protocol`: a feature handler, the
- * protocol's own handler, same-protocol passthrough, a translator, or 501. Decided once per combination.
+ * The handler serving `op` called in `style` for a vendor speaking `protocol`: a feature handler,
+ * same-protocol passthrough, a translator, or 501. Decided once per combination.
  */
 export function getHandler(op: Operation, style: Style, protocol: Protocol): OpHandler {
   let byStyle = cache.get(op);
@@ -45,17 +45,11 @@ export function getHandler(op: Operation, style: Style, protocol: Protocol): OpH
   const endpoint = adapter.passthrough[op];
   handler =
     FEATURE_HANDLERS[op] ??
-    adapter.handlers?.[op] ??
     (adapter.style === style && endpoint ? createPassthrough(endpoint) : undefined) ??
     findTranslator(op, style, protocol) ??
     notImplemented(op, protocol);
   byProtocol.set(protocol, handler);
   return handler;
-}
-
-/** Forgets decided handlers (after registering new ones in tests). */
-export function resetHandlers(): void {
-  cache.clear();
 }
 
 /** Handlers of operations that name no model (listings), registered by their modules. */

@@ -104,8 +104,6 @@ export interface VendorRequest {
   /** Request headers; the call adds the vendor's auth to this object (pass a fresh one). */
   headers?: Record<string, string>;
   body?: string | Buffer | Readable;
-  /** Overrides the vendor's time-to-headers timeout. */
-  headersTimeoutMs?: number;
 }
 
 /** A vendor's answer; `body` must be consumed or destroyed. */

@@ -76,7 +76,6 @@ export function callVendor(
   const path = applyAuthPlan(plan, vendor.basePath + request.path, headers);
   ctx.vendorCalls++;
   const options: Dispatcher.RequestOptions = { origin: vendor.origin, path, method: request.method, headers, body: request.body, signal: signal as AbortSignal };
-  if (request.headersTimeoutMs) options.headersTimeout = request.headersTimeoutMs;
   return new Promise((resolve, reject) => {
     vendor.dispatcher.request(options, (error, response) => {
       if (error) reject(toVendorFailure(error, ctx, vendor));
