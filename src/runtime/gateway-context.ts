@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Style } from '../config/types.ts';
 import type { ProtocolAdapter } from '../protocols/types.ts';
 import type { GatewayError } from '../errors.ts';
 import { AbortSource } from './abort-source.ts';
@@ -10,13 +9,6 @@ import type { RequestContext, Snapshot, Usage } from './types.ts';
 
 /** How long a request may take before no new vendor attempt starts (the interface's long generations). */
 const REQUEST_DEADLINE_MS = 600_000;
-
-/** Guesses the caller's style for a request that matched no route (for the 404 body). */
-function guessStyle(path: string): Style {
-  if (path.startsWith('/v1beta/')) return 'gemini';
-  if (path.startsWith('/v1/messages')) return 'anthropic';
-  return 'openai';
-}
 
 /**
  * The context of one request. Whatever the fast path may not need is made on first use: the query
@@ -61,7 +53,7 @@ export class GatewayContext implements RequestContext {
     this.rawQuery = q === -1 ? '' : url.slice(q + 1);
     const match = snapshot.match(req.method ?? 'GET', path);
     this.matched = match !== undefined;
-    this.route = match?.route ?? { method: 'GET', path, style: guessStyle(path), op: 'models-list', model: { from: 'none', name: '' }, body: 'none' };
+    this.route = match?.route ?? { method: 'GET', path, style: snapshot.getUnroutedStyle(path), op: 'models-list', model: { from: 'none', name: '' }, body: 'none' };
     this.style = this.route.style;
     this.params = match?.params ?? {};
     if (match?.invalidParam !== undefined) this.invalidParam = match.invalidParam;

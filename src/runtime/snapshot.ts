@@ -3,6 +3,7 @@ import { Agent, Pool, ProxyAgent, type Dispatcher } from 'undici';
 import type { CompiledConfig, KeyEntry, VendorEntry } from '../config/types.ts';
 import { createRedactor, type Redactor } from './redact.ts';
 import { createRouteMatcher } from './route-match.ts';
+import { createUnroutedStyle } from './unrouted-style.ts';
 import { listSecrets, readKeyDigest, readTaskSecret } from './secrets.ts';
 import type { RuntimeKey, RuntimeVendor, Snapshot } from './types.ts';
 
@@ -71,6 +72,7 @@ export function createSnapshot(config: CompiledConfig, env: NodeJS.ProcessEnv = 
     models: new Map(Object.entries(config.models)),
     keys,
     match: createRouteMatcher(config.routes),
+    getUnroutedStyle: createUnroutedStyle(config.routes),
     taskSecret,
     redactor,
   };

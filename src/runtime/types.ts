@@ -82,6 +82,8 @@ export interface Snapshot {
   keys: RuntimeKey[];
   /** Finds the route of a method and path. */
   match(method: string, path: string): RouteMatch | undefined;
+  /** The error style of a path no route matched (src/runtime/unrouted-style.ts). */
+  getUnroutedStyle(path: string): Style;
   /** The secret that signs task ids. */
   taskSecret: string;
   /** Removes every secret the gateway holds (vendor keys, client keys, task secret, store password). */
