@@ -5,13 +5,27 @@
  *
  * Usage: `tsx scripts/bundle.ts [ENTRY OUTFILE]` (default: src/cli.ts -> dist/gateway.mjs).
  */
-import { build } from 'esbuild';
+import { rm } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
+import { build, type Metafile } from 'esbuild';
 
-/** Bundles one TypeScript entry point into an ES module for the Node versions the gateway supports. */
-export async function bundleEntry(entry: string, outfile: string): Promise<void> {
-  await build({
-    entryPoints: [entry],
-    outfile,
+/**
+ * Bundles one TypeScript entry point into an ES module for the Node versions the gateway supports, at `outfile`,
+ * with what it imports dynamically in chunks beside it (`<name>-chunks/`), so that code a command does not run is never
+ * loaded: `gateway start` from the built tables loads neither the config compiler nor yaml nor ajv's compiler.
+ * Returns esbuild's metafile (what each output imports, statically or dynamically).
+ */
+export async function bundleEntry(entry: string, outfile: string): Promise<Metafile> {
+  const name = basename(outfile, extname(outfile));
+  // Chunks of this entry only, in a folder of their own: emptied first, so no stale chunk is left beside new ones.
+  await rm(join(dirname(outfile), `${name}-chunks`), { recursive: true, force: true });
+  const result = await build({
+    entryPoints: { [name]: entry },
+    outdir: dirname(outfile),
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+    chunkNames: `${name}-chunks/[name]-[hash]`,
+    metafile: true,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -22,6 +36,7 @@ export async function bundleEntry(entry: string, outfile: string): Promise<void>
     sourcemap: 'linked',
     banner: { js: '// Built by scripts/bundle.ts from the TypeScript sources; do not edit.' },
   });
+  return result.metafile;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

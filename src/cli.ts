@@ -5,7 +5,6 @@ import cluster from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { handleSignals } from './cli/handle-signals.ts';
 import { readStartOptions } from './cli/read-start-options.ts';
-import { compileConfigFile, formatProblem } from './config/index.ts';
 import type { CompiledConfig } from './config/types.ts';
 
 const USAGE = `usage: gateway <command>
@@ -24,6 +23,7 @@ const USAGE = `usage: gateway <command>
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 async function runCheck(file = 'gateway.yaml'): Promise<number> {
+  const { compileConfigFile, formatProblem } = await import('./config/index.ts');
   const { problems } = await compileConfigFile(file);
   for (const problem of problems) console.log(formatProblem(problem));
   if (problems.length === 0) console.log(`${file}: ok`);
@@ -37,6 +37,8 @@ async function loadConfig(file?: string): Promise<CompiledConfig | string> {
     const { findStaleGenerated } = await import('./cli/find-stale-generated.ts');
     return (await findStaleGenerated(ROOT, (generated as { sourcesHash?: string }).sourcesHash)) ?? generated.config;
   }
+  // The config compiler (yaml, ajv's compiler, the JSON Schemas) is loaded only here: serving the built tables never loads it.
+  const { compileConfigFile, formatProblem } = await import('./config/index.ts');
   const { config, problems } = await compileConfigFile(file);
   return config ?? problems.map(formatProblem).join('\n');
 }
