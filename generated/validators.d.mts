@@ -19,3 +19,5 @@ export declare const messages: Validator;
 export declare const modelBody: Validator;
 /** Validates a request against schemas/endpoints/responses.json. */
 export declare const responses: Validator;
+/** Every validator by the id of its schema. */
+export declare const validatorsBySchemaId: Record<string, Validator>;

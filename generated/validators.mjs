@@ -784,3 +784,15 @@ validate18.errors = vErrors;
 return errors === 0;
 }
 
+/** Every validator by the id of its schema (the route table names schemas by id). */
+export const validatorsBySchemaId = {
+  "chat-completions": chatCompletions,
+  "completions": completions,
+  "generate-content": generateContent,
+  "images-generations": imagesGenerations,
+  "images-shape-a": imagesShapeA,
+  "images-shape-b": imagesShapeB,
+  "messages": messages,
+  "model-body": modelBody,
+  "responses": responses,
+};

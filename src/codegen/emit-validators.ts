@@ -8,7 +8,7 @@ export interface EndpointSchema {
   schema: object;
 }
 
-/** ajv standalone ESM validators for every endpoint schema, one named export each, plus its .d.ts. */
+/** ajv standalone ESM validators for every endpoint schema, one named export each and all by schema id, plus its .d.ts. */
 export function emitValidators(schemas: EndpointSchema[]): { code: string; types: string } {
   const ajv = new Ajv({ allErrors: false, strict: false, code: { source: true, esm: true, lines: true } });
   const sorted = [...schemas].sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -23,13 +23,15 @@ export function emitValidators(schemas: EndpointSchema[]): { code: string; types
     '// @ts-nocheck\n' +
     "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n" +
     standaloneCode(ajv, exports).replace(/^"use strict";\n?/, '') +
-    '\n';
+    '\n/** Every validator by the id of its schema (the route table names schemas by id). */\n' +
+    `export const validatorsBySchemaId = {\n${Object.keys(exports).map((name) => `  ${JSON.stringify(exports[name])}: ${name},\n`).join('')}};\n`;
   const types =
     getBanner('schemas/endpoints/*.json') +
     `/** An ajv validator: true when valid, errors on the function otherwise. */\n` +
     `export type Validator = ((data: unknown) => boolean) & { errors?: { instancePath: string; keyword: string; message?: string; params: any }[] | null };\n` +
     Object.keys(exports)
       .map((name) => `/** Validates a request against schemas/endpoints/${exports[name]}.json. */\nexport declare const ${name}: Validator;\n`)
-      .join('');
+      .join('') +
+    `/** Every validator by the id of its schema. */\nexport declare const validatorsBySchemaId: Record<string, Validator>;\n`;
   return { code, types };
 }

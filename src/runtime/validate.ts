@@ -1,27 +1,15 @@
-import * as generated from '../../generated/validators.mjs';
-import { getValidatorName } from '../codegen/names.ts';
+import { validatorsBySchemaId } from '../../generated/validators.mjs';
 import { GatewayError } from '../errors.ts';
 
 /** A generated ajv validator function. */
 type Validator = ((data: unknown) => boolean) & { errors?: { instancePath: string; keyword: string; message?: string; params: any }[] | null };
 
-
-const VALIDATORS = new Map<string, Validator>(
-  Object.entries(generated as Record<string, Validator>).map(([name, fn]) => [name, fn]),
-);
-
-/** Validators by schema id, filled on first use (no name mangling per request). */
-const BY_SCHEMA_ID = new Map<string, Validator>();
-
-function findValidator(schemaId: string): Validator | undefined {
-  const validate = VALIDATORS.get(getValidatorName(schemaId));
-  if (validate) BY_SCHEMA_ID.set(schemaId, validate);
-  return validate;
-}
+/** The generated validators, keyed by the schema ids the route table names (no name mangling at run time). */
+const VALIDATORS = new Map<string, Validator>(Object.entries(validatorsBySchemaId as Record<string, Validator>));
 
 /** Checks a parsed body against a request schema; throws 400 naming the failing field. */
 export function validateBody(schemaId: string, body: unknown): void {
-  const validate = BY_SCHEMA_ID.get(schemaId) ?? findValidator(schemaId);
+  const validate = VALIDATORS.get(schemaId);
   if (!validate) throw new GatewayError(500, 'missing_validator', `No validator for schema ${schemaId}; run npm run build.`);
   if (validate(body)) return;
   const error = validate.errors![0];
