@@ -76,3 +76,15 @@ describe('gateway check: vendor-native entries', () => {
     expect(problems.join('\n')).toMatch(expected);
   });
 });
+
+describe('README: vendor-native entries', () => {
+  it('the example of adding another vendor by YAML alone passes gateway check', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const readme = await readFile('README.md', 'utf8');
+    const section = readme.slice(readme.indexOf('**Add another vendor'));
+    const yaml = section.slice(section.indexOf('```yaml') + 8, section.indexOf('```', section.indexOf('```yaml') + 8));
+    const { config, problems } = await compileConfigText(yaml, 'README.md');
+    expect(problems).toEqual([]);
+    expect(config!.routes.map((route) => route.native?.name)).toEqual(['acme-video-create', 'acme-video-get']);
+  });
+});
