@@ -39,7 +39,7 @@ const PARAM = /\{([^}]*)\}/g;
  * Problems of the vendor-native routes (`op: native`): the entry block present exactly on them, a known
  * vendor, unique names, a model source the entry can serve, every vendor path parameter taken from the
  * gateway path, and header allowlists that never pass a credential, a cookie or framing. `keys[].native`
- * must name declared entries.
+ * must name declared entries. No query parameter that carries a key (`key`, the vendor's auth parameter).
  */
 export function checkNativeRoutes(config: any, report: Report): void {
   const vendors = config.vendors ?? {};
@@ -74,6 +74,11 @@ export function checkNativeRoutes(config: any, report: Report): void {
       if (CLOSED_REQUEST_HEADERS.has(lower) || lower === auth) {
         report(['routes', i, 'native', 'request_headers', h], `"${header}" may not be passed to a vendor (credentials and framing stay with the gateway)`);
       }
+    });
+    const authQuery = vendor?.auth?.query;
+    (entry.query ?? []).forEach((name: string, q: number) => {
+      // `key` carries a client key in the generate-content style; the vendor's auth parameter is the gateway's.
+      if (name === 'key' || name === authQuery) report(['routes', i, 'native', 'query', q], `"${name}" may not be passed to a vendor (it carries a credential)`);
     });
     (entry.response_headers ?? []).forEach((header: string, h: number) => {
       const lower = header.toLowerCase();

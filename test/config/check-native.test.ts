@@ -67,6 +67,7 @@ describe('gateway check: vendor-native entries', () => {
     ["the vendor's auth header in the request allowlist", BASE.replace('response_headers: [x-acme-trace]', 'request_headers: [x-acme-key]'), /request_headers\.0: "x-acme-key" may not be passed/],
     ['a cookie in the response allowlist', BASE.replace('response_headers: [x-acme-trace]', 'response_headers: [Set-Cookie]'), /response_headers\.0: "Set-Cookie" may not be passed to a client/],
     ['vendor rate limits in the response allowlist', BASE.replace('response_headers: [x-acme-trace]', 'response_headers: [x-ratelimit-remaining-requests]'), /may not be passed to a client/],
+    ['a client key query parameter in the query allowlist', BASE.replace('query: [page]', 'query: [page, key]'), /routes\.2\.native\.query\.1: "key" may not be passed to a vendor/],
     ['a model from the path', BASE.replace('model: task', 'model: path.task_id'), /routes\.1\.model: a native route finds its model in body/],
     ['model: task without {task_id}', BASE.replace('"/dashscope/api/v1/tasks/{task_id}"', '"/dashscope/api/v1/tasks/{id}"').replace('"/tasks/{task_id}"', '"/tasks/{id}"'), /routes\.1\.model: model: task needs a \{task_id\}/],
     ['a grant of an unknown entry', BASE.replace('native: [acme-jobs]', 'native: [acme-job]'), /keys\.0\.native\.0: unknown native entry "acme-job"/],
