@@ -120,6 +120,17 @@ describe('DashScope video synthesis through the vendor-native entries', () => {
     expect(dashscopeCalls()).toHaveLength(0);
   });
 
+  it('sends the vendor its own model name when the gateway names the model otherwise, and signs the task for the gateway name', async () => {
+    const created = await submit({ ...VIDEO, model: 'wan-video' });
+    expect(created.status).toBe(200);
+    expect(JSON.parse(dashscopeCalls()[0].body.toString())).toEqual(VIDEO);
+    const before = gw.events.length;
+    const found = await lookup(created.json.output.task_id);
+    expect(found.status).toBe(200);
+    await waitForEvents(before + 1);
+    expect(gw.events.some((event) => event.model === 'wan-video' && event.native === 'dashscope-task' && event.status === 200)).toBe(true);
+  });
+
   it('answers a vendor error in the caller style without its raw body', async () => {
     const refused = await submit({ model: 'wan2.2-t2v-plus', input: {} });
     expect(refused.status).toBe(400);

@@ -113,7 +113,10 @@ async function startEchoVendor(received: EchoRequest[]): Promise<{ url: string; 
   };
 }
 
-/** Starts the simulators, the echo vendor and a gateway with the echo entries and the keys of {@link NATIVE_KEYS}. */
+/**
+ * Starts the simulators, the echo vendor and a gateway with the echo entries, the keys of {@link NATIVE_KEYS}
+ * and the model `wan-video` (upstream `wan2.2-t2v-plus`).
+ */
 export async function startNativeGateway(): Promise<NativeGateway> {
   const { config: base, problems } = await compileConfigFile('gateway.yaml');
   if (!base) throw new Error(problems.map((p) => p.message).join('\n'));
@@ -126,6 +129,11 @@ export async function startNativeGateway(): Promise<NativeGateway> {
     vendors: {
       ...setup.config.vendors,
       echo: { ...setup.config.vendors.openai, name: 'echo', baseUrl: vendor.url, auth: { kind: 'header', header: 'x-echo-key', env: 'ECHO_VENDOR_KEY' }, headers: {} },
+    },
+    models: {
+      ...setup.config.models,
+      // A gateway name for a vendor model: native bodies reach the vendor with the vendor's name.
+      'wan-video': { ...setup.config.models['wan2.2-t2v-plus'], id: 'wan-video', targets: [{ vendor: 'dashscope', upstream: 'wan2.2-t2v-plus', weight: 1 }] },
     },
     routes: [...setup.config.routes, ...ECHO_ROUTES],
     keys: [
