@@ -11,7 +11,7 @@ import { attachContext } from './response-context.ts';
 import { GatewayContext } from './gateway-context.ts';
 import { readMultipartModel } from './multipart.ts';
 import { serveNative } from './native.ts';
-import { checkNativeParams } from './native-access.ts';
+import { checkNativeParams, hasNoBody } from './native-access.ts';
 import { getHandler, getModellessHandler } from './plan.ts';
 import { drainRequest } from './drain-request.ts';
 import { checkJsonBytes, getUnsupportedMediaTypeError, isJsonContentType } from './json-bytes.ts';
@@ -76,7 +76,7 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
   let upload: OpCall['upload'];
   let multipartModel: string | undefined;
   const { bodyLimitBytes: limit, bodyTimeoutMs } = ctx.snapshot.config.server;
-  if (route.body === 'json') {
+  if (route.body === 'json' && !(route.native && hasNoBody(ctx.req))) {
     const contentType = ctx.req.headers['content-type'];
     if (!isJsonContentType(contentType)) throw getUnsupportedMediaTypeError(contentType);
     // Whole milliseconds: nearly every request then shares one timer list (Node keeps a list per duration).

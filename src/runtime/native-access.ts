@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { NativeEntry } from '../config/types.ts';
 import { GatewayError } from '../errors.ts';
 import { clipClientText } from '../lib/clip-text.ts';
@@ -11,6 +12,12 @@ import type { RequestContext } from './types.ts';
  * (`.`, `..`), at most 256 characters.
  */
 const PARAM_VALUE = /^(?!\.+$)[A-Za-z0-9._~-]{1,256}$/;
+
+/** True for a request that announces no body: a native POST (a task cancel) may come without one. */
+export function hasNoBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return length === '0' || (length === undefined && req.headers['transfer-encoding'] === undefined);
+}
 
 /** The scope a native entry's task ids carry: usable by the native entries of the same vendor only. */
 export function getNativeTaskScope(entry: NativeEntry): string {

@@ -131,6 +131,21 @@ describe('DashScope video synthesis through the vendor-native entries', () => {
     expect(gw.events.some((event) => event.model === 'wan-video' && event.native === 'dashscope-task' && event.status === 200)).toBe(true);
   });
 
+  it('cancels a pending task with a bodiless POST, for the owning key only', async () => {
+    const created = await submit(VIDEO);
+    const id: string = created.json.output.task_id;
+    const cancel = (key: string) => sendRawPath(gw.url, 'POST', `${TASKS}${id}/cancel`, { authorization: `Bearer ${key}` });
+    expect((await cancel(NATIVE_KEYS.other)).status).toBe(404);
+    const canceled = await cancel(gw.key);
+    expect(canceled.status).toBe(200);
+    expect(typeof canceled.json.request_id).toBe('string');
+    const sent = dashscopeCalls().at(-1)!;
+    expect(sent.method).toBe('POST');
+    expect(sent.url).toBe(`/api/v1/tasks/${readVendorTaskId(id)}/cancel`);
+    expect(sent.body.length).toBe(0);
+    expect(dashscopeCalls()).toHaveLength(2);
+  });
+
   it('answers a vendor error in the caller style without its raw body', async () => {
     const refused = await submit({ model: 'wan2.2-t2v-plus', input: {} });
     expect(refused.status).toBe(400);
@@ -147,7 +162,7 @@ describe('vendor-native entries refuse what is not declared', () => {
       ['GET', SUBMIT],
       ['PATCH', `${TASKS}abc`],
       ['POST', `${TASKS}abc`],
-      ['POST', `${TASKS}abc/cancel`],
+      ['GET', `${TASKS}abc/cancel`],
       ['GET', '/dashscope/api/v1/tasks'],
     ]) {
       const answer = await sendRawPath(gw.url, method, path, { authorization: `Bearer ${gw.key}`, 'content-type': 'application/json' }, method === 'GET' ? undefined : '{}');
