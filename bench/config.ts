@@ -130,8 +130,14 @@ export function defineBenchConfig(count: number, urls: BenchVendorUrls, defaults
     vendors,
     models: defineModels(count, defaults.models ?? {}, Object.keys(vendors)),
     transforms: defaults.transforms ?? {},
-    routes: defaults.routes,
+    routes: (defaults.routes ?? []).map(renameNativeVendor),
   };
+}
+
+/** A vendor-native route of gateway.yaml pointed at the bench vendor standing in for its vendor. */
+function renameNativeVendor(route: any): any {
+  if (!route.native) return route;
+  return { ...route, native: { ...route.native, vendor: VENDOR_RENAMES[route.native.vendor] ?? route.native.vendor } };
 }
 
 /** The floor map describing the same vendors and models as a bench config. */

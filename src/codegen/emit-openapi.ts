@@ -21,8 +21,8 @@ function describeRoute(route: RouteEntry) {
   }));
   if (route.model.from === 'query') parameters.push({ name: route.model.name, in: 'query', required: true, schema: { type: 'string' } });
   const operation: Record<string, unknown> = {
-    operationId: `${route.style}-${route.op}`,
-    summary: `${route.op} (${route.style} style)`,
+    operationId: route.native ? `native-${route.native.name}` : `${route.style}-${route.op}`,
+    summary: route.native ? `${route.native.vendor} vendor-native entry ${route.native.name}` : `${route.op} (${route.style} style)`,
     security: SECURITY[route.style],
     responses: { '200': { description: 'The vendor answer, in the caller style.' }, default: { description: 'An error in the caller style.' } },
   };

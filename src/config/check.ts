@@ -2,6 +2,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Ajv, addFormats } from '../lib/ajv.ts';
 import gatewaySchema from '../../schemas/gateway.schema.json' with { type: 'json' };
 import { checkTransformOps } from '../transforms/index.ts';
+import { checkNativeRoutes } from './check-native.ts';
 import { OPERATIONS } from './types.ts';
 import type { LoadedConfig, Problem } from './load.ts';
 
@@ -118,6 +119,7 @@ function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): 
       report(['routes', i, 'model'], `path has no parameter {${model.slice(5)}}`);
     }
   });
+  checkNativeRoutes(config, report);
   const keyNames = new Set<string>();
   (config.keys ?? []).forEach((key: any, i: number) => {
     if (keyNames.has(key.name)) report(['keys', i, 'name'], `duplicate key name "${key.name}"`);

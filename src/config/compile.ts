@@ -4,6 +4,7 @@ import type {
   KeyEntry,
   ModelEntry,
   ModelSource,
+  NativeEntry,
   RouteEntry,
   TargetEntry,
   VendorAuth,
@@ -116,6 +117,20 @@ function compileRoute(raw: any): RouteEntry {
     model,
     body,
     ...(raw.schema ? { schema: raw.schema } : {}),
+    ...(raw.native ? { native: compileNative(raw.native) } : {}),
+  };
+}
+
+function compileNative(raw: any): NativeEntry {
+  const lower = (names: string[] | undefined) => [...new Set((names ?? []).map((name) => name.toLowerCase()))].sort();
+  return {
+    name: raw.name,
+    vendor: raw.vendor,
+    path: raw.path,
+    requestHeaders: lower(raw.request_headers),
+    responseHeaders: lower(raw.response_headers),
+    query: [...new Set<string>(raw.query ?? [])].sort(),
+    ...(raw.task_id ? { taskId: String(raw.task_id).split('.') } : {}),
   };
 }
 
@@ -126,6 +141,7 @@ function compileKey(raw: any): KeyEntry {
     models: raw.models,
     limits: raw.limits ?? {},
     strict: raw.strict ?? false,
+    ...(raw.native?.length ? { native: [...raw.native].sort() } : {}),
   };
 }
 

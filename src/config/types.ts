@@ -26,6 +26,7 @@ export const OPERATIONS = [
   'model-get',
   'models-list',
   'moderations',
+  'native',
   'realtime',
   'rerank',
   'responses',
@@ -60,6 +61,28 @@ export interface RouteEntry {
   body: 'json' | 'multipart' | 'none';
   /** Request schema id (file name under `schemas/endpoints/` without `.json`), if any. */
   schema?: string;
+  /** Set on `op: native` routes: the vendor endpoint this route forwards to. */
+  native?: NativeEntry;
+}
+
+/**
+ * A vendor-native entry: one of a vendor's own endpoints forwarded under a gateway path (`op: native`),
+ * with the gateway's vendor credential. Everything not declared here (headers, query parameters) stays behind.
+ */
+export interface NativeEntry {
+  /** The entry's name: what `keys[].native` grants when the request names no model. */
+  name: string;
+  vendor: string;
+  /** Path template at the vendor, relative to its base URL; each `{param}` comes from the gateway path. */
+  path: string;
+  /** Client request headers passed to the vendor (lower case); every other header stays behind. */
+  requestHeaders: string[];
+  /** Vendor response headers passed to the client besides `content-type` (lower case). */
+  responseHeaders: string[];
+  /** Query parameters passed to the vendor. */
+  query: string[];
+  /** Dot path of the vendor's task id in JSON answers, replaced by a signed id bound to the key. */
+  taskId?: string[];
 }
 
 /** A secret named by environment variable (never the value). */
@@ -90,6 +113,8 @@ export interface KeyEntry {
   limits: LimitSpec;
   /** Reject fields that cannot be translated instead of dropping them. */
   strict: boolean;
+  /** Names of the vendor-native entries this key may call without naming a model (absent: none). */
+  native?: string[];
 }
 
 /** A vendor: protocol, origin and how to call it. */

@@ -10,6 +10,8 @@ import { checkRequestHead } from './check-request-head.ts';
 import { attachContext } from './response-context.ts';
 import { GatewayContext } from './gateway-context.ts';
 import { readMultipartModel } from './multipart.ts';
+import { serveNative } from './native.ts';
+import { checkNativeParams, hasNoBody } from './native-access.ts';
 import { getHandler, getModellessHandler } from './plan.ts';
 import { drainRequest } from './drain-request.ts';
 import { checkJsonBytes, getUnsupportedMediaTypeError, isJsonContentType } from './json-bytes.ts';
@@ -54,6 +56,7 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
   if (ctx.invalidParam !== undefined) {
     throw new GatewayError(400, 'invalid_path', `The path parameter \`${ctx.invalidParam}\` is not valid percent-encoding.`, { param: ctx.invalidParam });
   }
+  if (route.native) checkNativeParams(ctx.params);
   ctx.key = authenticate(ctx);
   const pending = services.limiter.admit(ctx.key.config);
   const admission = pending instanceof Promise ? await pending : pending;
@@ -61,7 +64,7 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
   // The client left while its limits were being checked: the close handler has run already.
   if (ctx.abortSource.aborted) admission.release();
   Object.assign(ctx.headers, admission.headers);
-  if (route.model.from === 'none') {
+  if (route.model.from === 'none' && !route.native) {
     // The concurrency slot (no promise when the key has no concurrency limit); no body to wait for here.
     const taking = admission.acquire();
     if (taking) await taking;
@@ -73,7 +76,7 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
   let upload: OpCall['upload'];
   let multipartModel: string | undefined;
   const { bodyLimitBytes: limit, bodyTimeoutMs } = ctx.snapshot.config.server;
-  if (route.body === 'json') {
+  if (route.body === 'json' && !(route.native && hasNoBody(ctx.req))) {
     const contentType = ctx.req.headers['content-type'];
     if (!isJsonContentType(contentType)) throw getUnsupportedMediaTypeError(contentType);
     // Whole milliseconds: nearly every request then shares one timer list (Node keeps a list per duration).
@@ -89,6 +92,7 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
     upload.on('error', () => undefined);
     ctx.res.once('close', () => void form.cleanup());
   }
+  if (route.native) return serveNative(ctx, body, raw, () => admission.acquire());
   const modelId = readModelId(ctx, body, multipartModel);
   const model = resolveModel(ctx, modelId);
   ctx.modelId = modelId;
@@ -169,6 +173,7 @@ function toUsageEvent(ctx: RequestContext, error?: GatewayError): UsageEvent {
     vendorCalls: ctx.vendorCalls,
     usage: ctx.usage,
   };
+  if (ctx.route.native) event.native = ctx.route.native.name;
   // Set only on failures: a served request builds no extra object for them.
   if (error) {
     event.error = error.code;

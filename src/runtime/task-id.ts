@@ -6,6 +6,8 @@ export interface TaskClaims {
   model: string;
   task: string;
   key: string;
+  /** Where the id may be used (absent: `/v1/videos`; `native:<vendor>` for vendor-native entries). */
+  scope?: string;
 }
 
 function sign(payload: string, secret: string): string {
@@ -14,12 +16,17 @@ function sign(payload: string, secret: string): string {
 
 /** Wraps a vendor task id into a signed id naming the model and owning key, so lookups need no state. */
 export function encodeTaskId(claims: TaskClaims, secret: string): string {
-  const payload = Buffer.from(JSON.stringify([claims.model, claims.task, claims.key])).toString('base64url');
+  const list = [claims.model, claims.task, claims.key];
+  if (claims.scope !== undefined) list.push(claims.scope);
+  const payload = Buffer.from(JSON.stringify(list)).toString('base64url');
   return `task_${payload}.${sign(payload, secret)}`;
 }
 
-/** Verifies and opens a task id; a forged, foreign or malformed id is 404 (no hint that it exists). */
-export function decodeTaskId(id: string, secret: string, keyName: string): TaskClaims {
+/**
+ * Verifies and opens a task id; a forged, foreign or malformed id, or one made for another `scope`, is
+ * 404 (no hint that it exists).
+ */
+export function decodeTaskId(id: string, secret: string, keyName: string, scope?: string): TaskClaims {
   const notFound = new GatewayError(404, 'task_not_found', `No task with id "${id.slice(0, 80)}".`);
   const match = /^task_([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{32})$/.exec(id);
   if (!match) throw notFound;
@@ -31,6 +38,6 @@ export function decodeTaskId(id: string, secret: string, keyName: string): TaskC
   } catch {
     throw notFound;
   }
-  if (!Array.isArray(claims) || claims.length !== 3 || claims[2] !== keyName) throw notFound;
-  return { model: String(claims[0]), task: String(claims[1]), key: String(claims[2]) };
+  if (!Array.isArray(claims) || claims.length !== (scope === undefined ? 3 : 4) || claims[2] !== keyName || claims[3] !== scope) throw notFound;
+  return { model: String(claims[0]), task: String(claims[1]), key: String(claims[2]), ...(scope === undefined ? {} : { scope }) };
 }

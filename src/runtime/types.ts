@@ -38,6 +38,8 @@ export interface UsageEvent {
   model?: string;
   vendor?: string;
   op?: Operation;
+  /** The vendor-native entry served (`op: native` routes only). */
+  native?: string;
   style: Style;
   status: number;
   /** Error code when the request failed. */

@@ -5,9 +5,11 @@ import { readJson, sendJson, sendText, startSimServer, type SimRequest } from '.
 import { isObject } from './text.ts';
 import type { Simulator, SimulatorOptions } from './types.ts';
 
-/** A simulated text-to-image task; its state advances with each query. */
+/** A simulated text-to-image or text-to-video task; its state advances with each query. */
 interface Task {
   id: string;
+  /** Video synthesis (one `video_url`) instead of images (`results[]`). */
+  video?: { size: string; duration: number };
   prompt: string;
   n: number;
   extend: boolean;
@@ -25,7 +27,10 @@ const STATUS_CODES: Record<number, [string, string]> = {
   500: ['InternalError', 'An internal error has occured, please try again later or contact service support.'],
 };
 const STAR_SIZE = /^\d+\*\d+$/;
+/** The bytes a finished simulated video URL serves (an MP4 `ftyp` box only). */
+const SIM_MP4 = Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex');
 const CREATE_PATH = '/api/v1/services/aigc/text2image/image-synthesis';
+const VIDEO_PATH = '/api/v1/services/aigc/video-generation/video-synthesis';
 const TASKS_PATH = '/api/v1/tasks/';
 
 /** DashScope's flat error body `{code,message,request_id}` (fixtures/dashscope/error.json). */
@@ -35,8 +40,8 @@ export function createDashScopeError(status: number, code?: string, message?: st
 }
 
 /**
- * Starts a simulated DashScope (Model Studio) API, Wan text-to-image async tasks; `url` is
- * `http://127.0.0.1:P/api/v1`. Tasks are PENDING on the 1st query, RUNNING on the 2nd and finished
+ * Starts a simulated DashScope (Model Studio) API, Wan text-to-image and text-to-video async tasks; `url`
+ * is `http://127.0.0.1:P/api/v1`. Tasks are PENDING on the 1st query, RUNNING on the 2nd and finished
  * from the 3rd on (FAILED with DataInspectionFailed when the prompt contains `unsafe-output`).
  */
 export async function startDashScopeSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
@@ -70,6 +75,7 @@ export async function startDashScopeSimulator(options: SimulatorOptions = {}): P
       tasks.set(task.id, task);
       return sendJson(res, 200, { output: { task_status: 'PENDING', task_id: task.id }, request_id: requestId });
     }
+    if (req.method === 'POST' && req.path === VIDEO_PATH) return createVideoTask(req, res, tasks, uuid(), requestId, fail);
     if (req.path.startsWith(TASKS_PATH)) {
       const [id, action] = req.path.slice(TASKS_PATH.length).split('/');
       const task = tasks.get(id);
@@ -93,12 +99,33 @@ export async function startDashScopeSimulator(options: SimulatorOptions = {}): P
   return sim;
 }
 
-/** A task query body, shaped as fixtures/dashscope/task-query-response-*.json. */
+/**
+ * POST video-synthesis (fixtures/dashscope/video-synthesis-*.json): async only, `model`, `input.prompt`
+ * and an optional `parameters.size` written `W*H`; answers the PENDING task.
+ */
+function createVideoTask(req: SimRequest, res: ServerResponse, tasks: Map<string, Task>, id: string, requestId: string, fail: (status: number, code?: string, message?: string) => void): void {
+  if (req.headers['x-dashscope-async'] !== 'enable') return fail(400, 'AccessDenied', 'current user api does not support synchronous calls');
+  const body = readJson(req.body);
+  if (!isObject(body)) return fail(400, 'InvalidParameter', 'The request body is not a valid JSON.');
+  if (typeof body.model !== 'string') return fail(400, 'InvalidParameter', 'Model not exist.');
+  const prompt = body.input?.prompt;
+  if (typeof prompt !== 'string' || prompt === '') return fail(400, 'InvalidParameter', 'Field required: input.prompt');
+  const params = isObject(body.parameters) ? body.parameters : {};
+  const size = params.size === undefined ? '1920*1080' : String(params.size);
+  if (!STAR_SIZE.test(size)) return fail(400, 'InvalidParameter', `The size '${size}' is not supported, the size must be in the format of width*height, e.g. 1920*1080.`);
+  if (prompt.includes('forbidden')) return fail(400, 'DataInspectionFailed', 'Input data may contain inappropriate content.');
+  const video = { size, duration: Number.isInteger(params.duration) ? params.duration : 5 };
+  tasks.set(id, { id, video, prompt, n: 1, extend: params.prompt_extend !== false, unsafe: prompt.includes('unsafe-output'), polls: 0, submitted: new Date() });
+  sendJson(res, 200, { output: { task_status: 'PENDING', task_id: id }, request_id: requestId });
+}
+
+/** A task query body, shaped as fixtures/dashscope/task-query-response-*.json and video-task-query-*.json. */
 function describeTask(task: Task, origin: string, requestId: string): unknown {
   const submit = formatTime(task.submitted);
   const scheduled = formatTime(new Date(task.submitted.getTime() + 23));
   if (task.polls === 1) return { request_id: requestId, output: { task_id: task.id, task_status: 'PENDING', submit_time: submit } };
   const base = { task_id: task.id, submit_time: submit, scheduled_time: scheduled };
+  if (task.video) return describeVideoTask(task, task.video, base, origin, requestId);
   if (task.polls === 2) {
     return { request_id: requestId, output: { ...base, task_status: 'RUNNING', task_metrics: { TOTAL: task.n, SUCCEEDED: 0, FAILED: 0 } } };
   }
@@ -121,13 +148,40 @@ function describeTask(task: Task, origin: string, requestId: string): unknown {
   };
 }
 
+/** A video task after its first query: RUNNING, then SUCCEEDED with `video_url` (or FAILED). */
+function describeVideoTask(task: Task, video: NonNullable<Task['video']>, base: Record<string, string>, origin: string, requestId: string): unknown {
+  if (task.polls === 2) return { request_id: requestId, output: { ...base, task_status: 'RUNNING' } };
+  const end = formatTime(new Date(task.submitted.getTime() + 95_000));
+  if (task.unsafe) {
+    return { request_id: requestId, output: { ...base, task_status: 'FAILED', end_time: end, code: 'DataInspectionFailed', message: 'Output data may contain inappropriate content.' } };
+  }
+  const expires = Math.floor(task.submitted.getTime() / 1000) + 86400;
+  return {
+    request_id: requestId,
+    output: {
+      ...base,
+      task_status: 'SUCCEEDED',
+      end_time: end,
+      video_url: `${origin}/files/${task.id}.mp4?Expires=${expires}`,
+      orig_prompt: task.prompt,
+      ...(task.extend ? { actual_prompt: `${task.prompt}, cinematic lighting, steady camera` } : {}),
+    },
+    usage: { video_duration: video.duration, video_count: 1, video_ratio: video.size },
+  };
+}
+
 /** `YYYY-MM-DD HH:mm:ss.SSS` (no timezone), as DashScope writes times. */
 function formatTime(date: Date): string {
   return date.toISOString().replace('T', ' ').slice(0, 23);
 }
 
-/** GET /files/<task>-<i>.png: the result images (no auth, like a signed OSS URL). */
+/** GET /files/<task>-<i>.png or /files/<task>.mp4: the results (no auth, like a signed OSS URL). */
 function serveFile(tasks: Map<string, Task>, path: string, res: ServerResponse): void {
+  if (path.endsWith('.mp4')) {
+    const task = tasks.get(path.slice('/files/'.length, -'.mp4'.length));
+    if (!task?.video || task.unsafe || task.polls < 3) return sendText(res, 404, 'Not Found', 'text/plain');
+    return sendText(res, 200, SIM_MP4, 'video/mp4');
+  }
   const name = path.slice('/files/'.length, -'.png'.length);
   const dash = name.lastIndexOf('-');
   const task = tasks.get(name.slice(0, dash));

@@ -40,10 +40,13 @@ describe('bench configs', () => {
     }
   });
 
-  it("keeps gateway.yaml's routes and transforms and points every vendor at the local vendors", () => {
+  it("keeps gateway.yaml's routes and transforms and points every vendor (native routes' too) at the local vendors", () => {
     const defaults = readDefaultConfig();
     const config = defineBenchConfig(1000, URLS, defaults);
-    expect(config.routes).toEqual(defaults.routes);
+    const withoutNative = (routes: any[]) => routes.map(({ native, ...route }) => ({ ...route, native: native?.name }));
+    expect(withoutNative(config.routes)).toEqual(withoutNative(defaults.routes));
+    // Vendor-native routes point at the bench vendor standing in for theirs.
+    for (const route of config.routes.filter((r: any) => r.native)) expect(config.vendors[route.native.vendor]).toBeDefined();
     expect(config.transforms).toEqual(defaults.transforms);
     for (const vendor of Object.values<any>(config.vendors)) expect(vendor.base_url).toMatch(/^http:\/\/127\.0\.0\.1:400[1-4](\/|$)/);
     expect(config.models[SLOW_MODEL].vendor).toBe('bench-slow');
