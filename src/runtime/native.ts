@@ -52,7 +52,7 @@ function readAnswer(ctx: RequestContext, vendor: RuntimeVendor, response: Vendor
       if (!collected) return reject(toVendorFailure(error, ctx, vendor));
       if (!collected.ended) {
         response.body.destroy();
-        return reject(new GatewayError(502, 'upstream_bad_response', `Vendor "${vendor.config.name}" answered more than 8 MiB.`));
+        return reject(new GatewayError(502, 'upstream_invalid_response', `Vendor "${vendor.config.name}" answered more than 8 MiB.`));
       }
       resolve(collected);
     });
@@ -74,7 +74,7 @@ function relayAnswer(ctx: RequestContext, entry: NativeEntry, vendor: RuntimeVen
     try {
       answer = JSON.parse(bytes.toString('utf8'));
     } catch {
-      throw new GatewayError(502, 'upstream_bad_response', `Vendor "${vendor.config.name}" answered with a body that is not valid JSON.`);
+      throw new GatewayError(502, 'upstream_invalid_response', `Vendor "${vendor.config.name}" answered with a body that is not valid JSON.`);
     }
     ctx.addAnswerUsage(bytes, getProtocolAdapter(vendor.config.protocol));
     if (signNativeTaskId(ctx, entry, answer)) body = JSON.stringify(answer);
