@@ -90,6 +90,8 @@ export interface KeyEntry {
   limits: LimitSpec;
   /** Reject fields that cannot be translated instead of dropping them. */
   strict: boolean;
+  /** An admin key: opens the admin API only, never a model (absent: a client key). */
+  admin?: true;
 }
 
 /** A vendor: protocol, origin and how to call it. */
@@ -203,6 +205,10 @@ export interface ServerSettings {
   store: { kind: 'memory' } | { kind: 'redis'; env: string; failOpen: boolean };
   /** Default limits of keys that set none. */
   defaultLimits: LimitSpec;
+  /** The admin listener (/metrics, /healthz, /readyz, /admin/); absent: off. */
+  admin?: { host: string; port: number };
+  /** The client address is read from `X-Forwarded-For` (absent: the socket's address). */
+  trustProxy?: true;
 }
 
 /** The whole compiled configuration. Sorted and stable so generated output is deterministic. */
