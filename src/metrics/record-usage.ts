@@ -30,7 +30,8 @@ export function createUsageRecorder(metrics: RequestMetrics, isKnownModel: (mode
     metrics.overhead.labels(event.style).observe(event.overheadMs / 1000);
     if (status === 429 && event.error !== undefined && REJECTIONS.has(event.error)) metrics.rejections.labels(event.error, key).inc();
     recordTargets(metrics, event);
-    if (event.model === undefined && event.vendor === undefined) return;
+    // GenAI metrics for requests on a model route (an unknown or refused model included, as `unknown`).
+    if (event.route === undefined || event.op === 'models-list') return;
     const model = event.model !== undefined && isKnownModel(event.model) ? event.model : 'unknown';
     const target = event.target ?? '';
     const upstream = event.responseModel ?? target.slice(target.indexOf('/') + 1);
