@@ -103,6 +103,11 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   // Metrics only with the admin listener (in a worker, the primary serves the sum over workers).
   const metrics = config.server.admin ? (await import('./metrics/index.ts')).createGatewayMetrics() : undefined;
   if (metrics) onUsage.push(metrics.record);
+  // Traces only with the standard OTLP variable set: the OpenTelemetry packages are loaded only then.
+  const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+    ? await (await import('./tracing/create-trace-sink.ts')).createTraceSink(process.env)
+    : undefined;
+  if (tracing) onUsage.push(tracing.record);
   const gateway = createGateway({ config, env, services, onUsage });
   metrics?.watch({ getSnapshot: gateway.getSnapshot, inFlight: gateway.inFlight, streamsInFlight: gateway.streamsInFlight, storeStats: services.store.stats });
   const port = options.port ?? config.server.port;
@@ -116,7 +121,8 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   handleSignals(logger, (signal) => {
     logger.info(`${signal}: draining ${gateway.inFlight()} request(s) for up to ${options.drainMs / 1000} s`);
     gateway.close(options.drainMs).then(
-      () => {
+      async () => {
+        await tracing?.close().catch((error: Error) => logger.warn({ err: error }, 'trace export failed at exit'));
         logger.info('drained; exiting');
         process.exit(0);
       },
