@@ -40,10 +40,11 @@ describe('gateway start --workers 2 with server.admin', () => {
       delete raw.server.limits;
       raw.keys.push({ name: 'ops', key: 'env:GATEWAY_ADMIN_KEY', admin: true });
     });
-    gateway = await startCliGateway(config.file, { GATEWAY_ADMIN_KEY: ADMIN_KEY }, ['--workers', '2']);
-    await waitFor(() => /admin listener on http/.test(gateway.output()) && (gateway.output().match(/listening on http/g) ?? []).length >= 2, 20_000);
+    // Each worker compiles the TypeScript sources at start: slow on a busy machine.
+    gateway = await startCliGateway(config.file, { GATEWAY_ADMIN_KEY: ADMIN_KEY }, ['--workers', '2'], undefined, 90_000);
+    await waitFor(() => /admin listener on http/.test(gateway.output()) && (gateway.output().match(/listening on http/g) ?? []).length >= 2, 90_000);
     adminUrl = /admin listener on (http:\/\/[\d.:]+)/.exec(gateway.output())![1];
-  }, 40_000);
+  }, 200_000);
   afterAll(async () => {
     await gateway?.stop();
     await config?.remove();
