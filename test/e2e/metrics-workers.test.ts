@@ -61,7 +61,7 @@ describe('gateway start --workers 2 with server.admin', () => {
     const response = await fetch(`${adminUrl}/metrics`);
     expect(response.status).toBe(200);
     const samples = readSeries(await response.text());
-    expect(sumSeries(samples, 'gateway_requests_total', { route: '/v1/chat/completions', status: '200', key: 'default' })).toBe(12);
+    expect(sumSeries(samples, 'gateway_requests_total', { route: '/v1/chat/completions', status: '200', key: 'simulator' })).toBe(12);
     expect(sumSeries(samples, 'gen_ai_server_request_duration_seconds_count', { gen_ai_request_model: 'gpt-4o' })).toBe(12);
   });
 
