@@ -97,7 +97,7 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   setLogSecrets(logger, listSecrets(config, env));
   const { openServices } = await import('./runtime/services.ts');
   const services = await openServices(config.server, env, logger);
-  // One log line per request at `info`; below that level no usage event is built at all.
+  // One log line per request at `info`; below that level (and without metrics or traces) no usage event is built.
   const { createRequestLog } = await import('./cli/log-request.ts');
   const onUsage = createRequestLog(logger);
   // Metrics only with the admin listener (in a worker, the primary serves the sum over workers).
