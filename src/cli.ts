@@ -15,7 +15,8 @@ const USAGE = `usage: gateway <command>
   start [options]     serve; --config FILE (default: generated tables of gateway.yaml), --port N, --host H,
                       --simulate (built-in simulated vendors; default when no vendor key is set),
                       --workers N (processes sharing the port), --drain-timeout S (default 30),
-                      --log-level L (default info)
+                      --log-level L (default info); with server.admin in the config, the admin
+                      listener (/metrics, /healthz, /readyz, /admin/) starts too
   dev [options]       start with listhen (pretty URL, reload on restart)
   --help, -h          this text`;
 
@@ -75,7 +76,17 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   }
   if (options.workers > 1 && !dev) {
     const { runWorkers } = await import('./workers.ts');
-    if (runWorkers(options.workers, logger)) return 0;
+    let stopping = false;
+    if (runWorkers(options.workers, logger, () => (stopping = true))) {
+      // The primary serves the admin listener: the sum of its workers' metrics.
+      const { admin } = config.server;
+      if (admin) {
+        const { createClusterSources, startAdminListener } = await import('./admin/index.ts');
+        const listener = await startAdminListener(createClusterSources(config, env, () => stopping), admin.host, admin.port);
+        logger.info(`admin listener on ${listener.url}`);
+      }
+      return 0;
+    }
   }
   const { createGateway } = await import('./runtime/create-gateway.ts');
   const { SIMULATOR_CLIENT_KEY, simulateVendors } = await import('./simulate.ts');
@@ -88,9 +99,19 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   setLogSecrets(logger, listSecrets(config, env));
   const { openServices } = await import('./runtime/services.ts');
   const services = await openServices(config.server, env, logger);
-  // One log line per request at `info`; below that level no usage event is built at all.
+  // One log line per request at `info`; below that level (and without metrics or traces) no usage event is built.
   const { createRequestLog } = await import('./cli/log-request.ts');
-  const gateway = createGateway({ config, env, services, onUsage: createRequestLog(logger) });
+  const onUsage = createRequestLog(logger);
+  // Metrics only with the admin listener (in a worker, the primary serves the sum over workers).
+  const metrics = config.server.admin ? (await import('./metrics/index.ts')).createGatewayMetrics() : undefined;
+  if (metrics) onUsage.push(metrics.record);
+  // Traces only with the standard OTLP variable set: the OpenTelemetry packages are loaded only then.
+  const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+    ? await (await import('./tracing/create-trace-sink.ts')).createTraceSink(process.env)
+    : undefined;
+  if (tracing) onUsage.push(tracing.record);
+  const gateway = createGateway({ config, env, services, onUsage });
+  metrics?.watch({ getSnapshot: gateway.getSnapshot, inFlight: gateway.inFlight, streamsInFlight: gateway.streamsInFlight, storeStats: services.store.stats });
   const port = options.port ?? config.server.port;
   const host = options.host ?? config.server.host;
   if (dev) {
@@ -102,7 +123,8 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   handleSignals(logger, (signal) => {
     logger.info(`${signal}: draining ${gateway.inFlight()} request(s) for up to ${options.drainMs / 1000} s`);
     gateway.close(options.drainMs).then(
-      () => {
+      async () => {
+        await tracing?.close().catch((error: Error) => logger.warn({ err: error }, 'trace export failed at exit'));
         logger.info('drained; exiting');
         process.exit(0);
       },
@@ -114,6 +136,12 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   });
   const url = await gateway.listen(port, host);
   logger.info(`listening on ${url}`);
+  const { admin } = config.server;
+  if (admin && metrics && !cluster.isWorker) {
+    const { createGatewaySources, startAdminListener } = await import('./admin/index.ts');
+    const listener = await startAdminListener(createGatewaySources(gateway, services, metrics), admin.host, admin.port);
+    logger.info(`admin listener on ${listener.url}`);
+  }
   // Written now, not with the next 3 KB of lines: supervisors and tests wait for this line.
   logger.flush();
   return 0;

@@ -7,8 +7,9 @@ import { handleSignals } from './cli/handle-signals.ts';
  * which only supervises: it restarts a worker that dies, forwards SIGINT/SIGTERM so each worker drains,
  * and exits once every worker has (0, or 1 if a worker's drain failed); SIGHUP is ignored as in a worker.
  * Each worker keeps its own in-memory limits: exact limits across workers need `server.store` on Redis.
+ * `onStop` is told when the primary starts stopping (its admin listener's /readyz then says so).
  */
-export function runWorkers(count: number, logger: Logger): boolean {
+export function runWorkers(count: number, logger: Logger, onStop?: () => void): boolean {
   if (!cluster.isPrimary) return false;
   let stopping = false;
   let exitCode = 0;
@@ -20,6 +21,7 @@ export function runWorkers(count: number, logger: Logger): boolean {
   });
   handleSignals(logger, (signal) => {
     stopping = true;
+    onStop?.();
     logger.info(`${signal}: stopping ${Object.keys(cluster.workers ?? {}).length} worker(s)`);
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
   });

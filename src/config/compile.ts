@@ -134,14 +134,18 @@ function compileNative(raw: any): NativeEntry {
   };
 }
 
+/** The admin listener's port when `server.admin` names none. */
+export const DEFAULT_ADMIN_PORT = 8788;
+
 function compileKey(raw: any): KeyEntry {
   return {
     name: raw.name,
     secret: raw.key ? { env: envName(raw.key) } : { sha256: raw.sha256 },
-    models: raw.models,
+    models: raw.models ?? [],
     limits: raw.limits ?? {},
     strict: raw.strict ?? false,
     ...(raw.native?.length ? { native: [...raw.native].sort() } : {}),
+    ...(raw.admin === true ? { admin: true } : {}),
   };
 }
 
@@ -167,6 +171,8 @@ export function compileConfig(value: unknown): CompiledConfig {
           ? { kind: 'memory' }
           : { kind: 'redis', env: envName(store), failOpen: (server.store_failure ?? 'fail-open') === 'fail-open' },
       defaultLimits: server.limits ?? {},
+      ...(server.admin ? { admin: { host: server.admin.host ?? '127.0.0.1', port: server.admin.port ?? DEFAULT_ADMIN_PORT } } : {}),
+      ...(server.trust_proxy === true ? { trustProxy: true } : {}),
     },
     keys: (raw.keys ?? []).map(compileKey),
     vendors: sortedRecord(Object.entries<any>(vendors).map(([name, v]) => [name, compileVendor(name, v)])),

@@ -115,6 +115,8 @@ export interface KeyEntry {
   strict: boolean;
   /** Names of the vendor-native entries this key may call without naming a model (absent: none). */
   native?: string[];
+  /** An admin key: opens the admin API only, never a model (absent: a client key). */
+  admin?: true;
 }
 
 /** A vendor: protocol, origin and how to call it. */
@@ -228,6 +230,10 @@ export interface ServerSettings {
   store: { kind: 'memory' } | { kind: 'redis'; env: string; failOpen: boolean };
   /** Default limits of keys that set none. */
   defaultLimits: LimitSpec;
+  /** The admin listener (/metrics, /healthz, /readyz, /admin/); absent: off. */
+  admin?: { host: string; port: number };
+  /** The client address is read from `X-Forwarded-For` (absent: the socket's address). */
+  trustProxy?: true;
 }
 
 /** The whole compiled configuration. Sorted and stable so generated output is deterministic. */

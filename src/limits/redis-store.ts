@@ -1,10 +1,11 @@
 import { once } from 'node:events';
+import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { getLimitsLogger } from './log.ts';
 import { defineLimitScripts } from './redis-scripts.ts';
 import { StoreUnavailableError, TARGET_STALE_MS } from './store.ts';
-import type { AdmitResult, AdmitVerdict, LimitStore, TargetStatus, WindowState } from './store.ts';
+import type { AdmitResult, AdmitVerdict, LimitStore, StoreStats, TargetStatus, WindowState } from './store.ts';
 
 /** Options of {@link createRedisStore}. */
 export interface RedisStoreOptions {
@@ -48,7 +49,8 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Limi
     retryStrategy: (times) => reconnectDelay(times),
   });
   const scripts = defineLimitScripts(redis);
-  const outage = createOutageLog(log, options.failOpen);
+  const stats: StoreStats = { commands: 0, errors: 0, seconds: 0, reachable: false };
+  const outage = createOutageLog(log, options.failOpen, stats);
   let closing = false;
   redis.on('error', (error) => outage.down(error));
   redis.on('close', () => closing || outage.down(new Error('connection closed')));
@@ -63,11 +65,16 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Limi
   const targetKey = (id: string) => `${prefix}target:{${id}}`;
 
   async function call<T>(run: () => Promise<T>): Promise<T> {
+    const startedAt = performance.now();
+    stats.commands++;
     try {
       const value = await run();
+      stats.seconds += (performance.now() - startedAt) / 1000;
       outage.up();
       return value;
     } catch (error) {
+      stats.seconds += (performance.now() - startedAt) / 1000;
+      stats.errors++;
       outage.down(error);
       throw new StoreUnavailableError(error);
     }
@@ -86,6 +93,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Limi
 
   return {
     failOpen: options.failOpen,
+    stats,
     async admit(request): Promise<AdmitResult> {
       const { rpm = 0, tpm = 0, concurrency = 0 } = request;
       const keys = keysOf(request.id);
@@ -129,16 +137,18 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Limi
 }
 
 /** Logs an outage once when it starts and once when it ends; `down`/`up` are cheap to call often. */
-function createOutageLog(log: Logger, failOpen: boolean) {
+function createOutageLog(log: Logger, failOpen: boolean, stats: StoreStats) {
   let healthy = true;
   return {
     down(error: unknown) {
+      stats.reachable = false;
       if (!healthy) return;
       healthy = false;
       const policy = failOpen ? 'fail-open: requests are admitted unchecked' : 'fail-closed: requests get 503';
       log.warn({ err: error }, `limit store (redis) unreachable; ${policy}; reconnecting`);
     },
     up() {
+      stats.reachable = true;
       if (healthy) return;
       healthy = true;
       log.info('limit store (redis) reachable again; limits are enforced');

@@ -82,6 +82,17 @@ export interface LimitStore {
   clearTarget(id: string): Promise<void>;
   /** Stops timers and closes connections. */
   close(): Promise<void>;
+  /** Counts of a store behind a network (Redis), read by the metrics; absent for the memory store. */
+  readonly stats?: StoreStats;
+}
+
+/** What a networked store has done so far: commands, failed ones, their total time, and whether it is up. */
+export interface StoreStats {
+  commands: number;
+  errors: number;
+  /** Sum of every command's round trip, in seconds. */
+  seconds: number;
+  reachable: boolean;
 }
 
 /**

@@ -20,6 +20,8 @@ export interface RunAttemptsOptions<R> {
   attempt(context: AttemptContext): Promise<R>;
   /** Target cooldowns; without it no target is ever skipped. */
   health?: TargetHealth;
+  /** Told of each target skipped because it is cooling down (for the usage event). */
+  onCooling?(target: TargetEntry): void;
   /** Turns what an attempt threw into a failure (default {@link classifyFailure}). */
   classify?(error: unknown): AttemptFailure;
   backoff?: BackoffOptions;
@@ -58,6 +60,7 @@ export async function runAttempts<R>(options: RunAttemptsOptions<R>): Promise<R>
       const status = await health.check(target, policy);
       if (status.state === 'cooling') {
         coolingMs = Math.min(coolingMs, status.retryInMs);
+        options.onCooling?.(target);
         continue;
       }
       failures = status.failures;

@@ -35,8 +35,16 @@ interface ConnectionAuth {
 }
 const connectionAuth = new WeakMap<object, ConnectionAuth>();
 
+/** An admin key opens the admin API only: calling a model with one is refused, in the caller's style. */
+function refuseAdminKey(key: RuntimeKey): RuntimeKey {
+  if (key.config.admin) {
+    throw new GatewayError(403, 'admin_key_not_for_models', 'This is an admin key: it opens the admin API only; use a client key to call models.');
+  }
+  return key;
+}
+
 /**
- * Finds the client key of a request or throws 401. The presented key's sha256 digest is compared with
+ * Finds the client key of a request or throws 401 (403 for an admin key). The presented key's sha256 digest is compared with
  * every configured digest in constant time; a keep-alive connection that presents the same key again
  * (under the same config snapshot) reuses the result of its own earlier check.
  */
@@ -50,19 +58,25 @@ export function authenticate(ctx: RequestContext, fallbackKey?: string): Runtime
   const bytes = Buffer.from(presented);
   // Constant time here too: a load balancer may carry several clients over one connection.
   if (cached && cached.snapshot === ctx.snapshot && cached.presented.length === bytes.length && timingSafeEqual(cached.presented, bytes)) {
-    return cached.key;
+    return refuseAdminKey(cached.key);
   }
   const key = findKey(ctx, presented);
   connectionAuth.set(socket, { presented: bytes, key, snapshot: ctx.snapshot });
-  return key;
+  return refuseAdminKey(key);
+}
+
+/** The configured key whose digest matches `presented` (constant time over every key), or undefined. */
+export function findKeyByDigest(keys: readonly RuntimeKey[], presented: string): RuntimeKey | undefined {
+  const digest = digestKey(presented);
+  let found: RuntimeKey | undefined;
+  for (const key of keys) {
+    if (timingSafeEqual(key.digest, digest) && !found) found = key;
+  }
+  return found;
 }
 
 function findKey(ctx: RequestContext, presented: string): RuntimeKey {
-  const digest = digestKey(presented);
-  let found: RuntimeKey | undefined;
-  for (const key of ctx.snapshot.keys) {
-    if (timingSafeEqual(key.digest, digest) && !found) found = key;
-  }
+  const found = findKeyByDigest(ctx.snapshot.keys, presented);
   if (!found) throw new GatewayError(401, 'invalid_api_key', 'Incorrect API key provided.');
   return found;
 }

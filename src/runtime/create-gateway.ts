@@ -37,6 +37,10 @@ export interface Gateway {
   listen(port?: number, host?: string): Promise<string>;
   /** Requests (streams included) still being answered. */
   inFlight(): number;
+  /** Event streams (SSE answers) still open; counted when asked (for the metrics scrape). */
+  streamsInFlight(): number;
+  /** Whether {@link close} has begun (the gateway is draining). */
+  isClosing(): boolean;
   /**
    * Stops accepting connections, lets requests in flight finish for up to `drainMs` (default 30 s),
    * then closes what is left and releases the vendor pools and the store.
@@ -70,6 +74,16 @@ function createAuxiliaryApp(getSnapshot: () => Snapshot) {
   };
 }
 
+/** The requests in flight whose answer is an open event stream. */
+function countStreams(inFlight: InFlight): number {
+  let count = 0;
+  for (const ctx of inFlight.contexts) {
+    const type = ctx.res.getHeader('content-type');
+    if (ctx.res.headersSent && typeof type === 'string' && type.startsWith('text/event-stream')) count++;
+  }
+  return count;
+}
+
 /**
  * Builds the gateway server from a compiled config. The proxy hot path is a Node-native listener over the
  * generated tables (measured faster than routing through h3's app, see bench/RESULTS.md); h3 serves the
@@ -92,6 +106,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
   const services = options.services ?? createServices(options.config.server);
   const inFlight: InFlight = { active: 0, contexts: new Set() };
+  let closing = false;
   const handler = createRequestHandler(() => snapshot, services, sink, createAuxiliaryApp(() => snapshot), inFlight);
   const { tls } = options.config.server;
   // Node checks the headers and request deadlines of open connections once a second (its default: 30 s).
@@ -127,7 +142,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       });
     },
     inFlight: () => inFlight.active,
+    streamsInFlight: () => countStreams(inFlight),
+    isClosing: () => closing,
     async close(drainMs = 30_000) {
+      closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await drainInFlight(inFlight, drainMs);

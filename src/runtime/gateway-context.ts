@@ -28,6 +28,10 @@ export class GatewayContext implements RequestContext {
   readonly invalidParam?: string;
   readonly abortSource = new AbortSource();
   vendorCalls = 0;
+  attempts = 0;
+  vendorMs = 0;
+  failedTargets?: string[] = undefined;
+  coolingTargets?: string[] = undefined;
   streamedBytes = 0;
   streamFailure?: GatewayError = undefined;
   key?: RequestContext['key'];

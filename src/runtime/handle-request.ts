@@ -24,6 +24,7 @@ import { orderTargets } from '../routing/order-targets.ts';
 import { runAttempts } from '../routing/run-attempts.ts';
 import type { Services } from './services.ts';
 import type { OpCall, RequestContext, Snapshot, UsageEvent } from './types.ts';
+import { createUsageEvent, getTargetName } from './usage-event.ts';
 
 /** Receives the one usage event every request ends with. */
 export type UsageSink = (event: UsageEvent) => void;
@@ -111,6 +112,7 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
     signal: ctx.signal,
     deadline: routing.deadlineMs ? Math.min(ctx.deadline, Date.now() + routing.deadlineMs) : ctx.deadline,
     health: services.health,
+    onCooling: (target) => (ctx.coolingTargets ??= []).push(getTargetName(target)),
     attempt: (attempt) => runTarget(ctx, input, attempt.target, attempt.signal, attempt.commit),
   });
 }
@@ -143,6 +145,8 @@ function runTarget(
   commit?: () => void,
 ): Promise<void> {
   const vendor = ctx.snapshot.vendors.get(target.vendor)!;
+  // A second attempt: the one before it failed (a committed attempt is never followed by another).
+  if (ctx.attempts++ > 0 && ctx.target) (ctx.failedTargets ??= []).push(getTargetName(ctx.target));
   ctx.target = target;
   ctx.vendor = vendor;
   ctx.commit = commit;
@@ -157,29 +161,6 @@ function runTarget(
     callVendor: (request, vendorName) => callVendor(ctx, vendorName ? ctx.snapshot.vendors.get(vendorName)! : vendor, request, signal),
   };
   return getHandler(ctx.route.op, ctx.style, vendor.config.protocol)(call);
-}
-
-function toUsageEvent(ctx: RequestContext, error?: GatewayError): UsageEvent {
-  const event: UsageEvent = {
-    requestId: ctx.id,
-    key: ctx.key?.config.name,
-    model: ctx.modelId,
-    vendor: ctx.vendor?.config.name,
-    op: ctx.route.op,
-    style: ctx.style,
-    status: error?.status ?? ctx.res.statusCode,
-    ttfbMs: ctx.ttfbMs,
-    durationMs: performance.now() - ctx.startedAt,
-    vendorCalls: ctx.vendorCalls,
-    usage: ctx.usage,
-  };
-  if (ctx.route.native) event.native = ctx.route.native.name;
-  // Set only on failures: a served request builds no extra object for them.
-  if (error) {
-    event.error = error.code;
-    if (error.code === 'internal_error') event.cause = error.cause;
-  }
-  return event;
 }
 
 /** Counts the requests being answered (streams included), for a graceful drain. */
@@ -274,7 +255,7 @@ export function createRequestHandler(
             admission.release();
             if (admission.countsTokens) admission.charge((ctx.usage.inputTokens ?? 0) + (ctx.usage.outputTokens ?? 0));
           }
-          if (sink) sink(toUsageEvent(ctx, failure));
+          if (sink) sink(createUsageEvent(ctx, failure?.status ?? ctx.res.statusCode, performance.now() - ctx.startedAt, failure));
         } catch (error) {
           // A close handler runs outside any request's promise: a throw here would end the process.
           process.emitWarning(error as Error);

@@ -8,6 +8,7 @@ import type { UsageSink } from './handle-request.ts';
 import { createRealtimeUpgradeHandler, type RealtimeTarget } from './realtime.ts';
 import { readModelId, resolveModel } from './resolve-model.ts';
 import { addVendorAuth } from './vendor-call.ts';
+import { createUsageEvent } from './usage-event.ts';
 import type { RequestContext, Snapshot } from './types.ts';
 
 const contexts = new WeakMap<IncomingMessage, RequestContext>();
@@ -55,6 +56,7 @@ function authorizeRealtime(req: IncomingMessage, snapshot: Snapshot): RealtimeTa
   }
   const path = addVendorAuth(vendor, `${vendor.basePath}${endpoint.path}?${query}`, headers);
   ctx.vendorCalls = 1;
+  ctx.attempts = 1;
   return { upstreamUrl: vendor.origin + path, headers, redactor: vendor.redactor, requestId: ctx.id };
 }
 
@@ -73,19 +75,9 @@ export function createUpgradeListener(getSnapshot: () => Snapshot, sink: UsageSi
     (outcome, req) => {
       const ctx = contexts.get(req);
       if (!ctx) return;
-      sink({
-        requestId: ctx.id,
-        key: ctx.key?.config.name,
-        model: ctx.modelId,
-        vendor: ctx.vendor?.config.name,
-        op: 'realtime',
-        style: ctx.style,
-        status: outcome.status,
-        ...(outcome.error ? { error: outcome.error.code } : {}),
-        durationMs: outcome.durationMs,
-        vendorCalls: ctx.vendorCalls,
-        usage: ctx.usage,
-      });
+      // The session is the vendor's time: the gateway's overhead is not measured for it.
+      ctx.vendorMs = outcome.durationMs;
+      sink(createUsageEvent(ctx, outcome.status, outcome.durationMs, outcome.error));
     },
   );
 }

@@ -52,6 +52,25 @@ export interface UsageEvent {
   /** Number of vendor calls the request made (retries, fallbacks, fan-out). */
   vendorCalls: number;
   usage: ChargedUsage;
+  /** The request's method and path without its query string (a client may put its key there). */
+  method: string;
+  path: string;
+  /** The matched route's path template (absent: no route matched). */
+  route?: string;
+  /** The client's address: the socket's, or `X-Forwarded-For`'s first entry when `server.trust_proxy` is on. */
+  client?: string;
+  /** The serving process (a worker with `--workers`). */
+  pid: number;
+  /** The last target tried, as `vendor/upstream`. */
+  target?: string;
+  /** Attempts made on targets (retries and fallbacks included; 0 when no target was tried). */
+  attempts: number;
+  /** Targets of the attempts that failed before the last one, in order (absent: none failed). */
+  failedTargets?: string[];
+  /** Targets skipped because they were cooling down (absent: none). */
+  coolingTargets?: string[];
+  /** Milliseconds the gateway spent outside vendor calls (the duration minus the time vendors took). */
+  overheadMs: number;
 }
 
 /** A vendor resolved at start: its config plus secret and connection pool. */
@@ -130,6 +149,8 @@ export interface RequestContext {
   readonly abortSource: AbortSource;
   style: Style;
   route: RouteEntry;
+  /** Whether `route` is a configured route (false: the request matched none). */
+  readonly matched?: boolean;
   params: Record<string, string>;
   /** The query string without `?` ('' when none); `query` parses it on first use. */
   rawQuery: string;
@@ -145,6 +166,12 @@ export interface RequestContext {
   /** Records the usage of a whole JSON answer, read from its bytes when `usage` is first read. */
   addAnswerUsage(body: Buffer, adapter: ProtocolAdapter): void;
   vendorCalls: number;
+  /** Attempts made on targets so far, and milliseconds spent in vendor calls (dispatch to body end). */
+  attempts: number;
+  vendorMs: number;
+  /** Targets of failed attempts before the current one, and targets skipped while cooling (made on first use). */
+  failedTargets?: string[];
+  coolingTargets?: string[];
   /** Bytes of a streamed text (SSE) answer sent to the client so far (for a usage estimate). */
   streamedBytes: number;
   /** The error an open stream was ended with, in-stream (the vendor cut it): its usage counts are then partial. */

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { GatewayError } from '../errors.ts';
 import type { AbortSource } from './abort-source.ts';
 import type { Dispatcher } from 'undici';
@@ -59,6 +60,16 @@ export function addVendorAuth(vendor: RuntimeVendor, path: string, headers: Reco
   return applyAuthPlan(plan, path, headers);
 }
 
+/** Where a vendor answer's body keeps its request and the time its call was sent (no closure per call). */
+const TIMING = Symbol('vendorTiming');
+type TimedBody = { [TIMING]?: { ctx: RequestContext; sentAt: number } };
+
+/** Adds a vendor call's time, from dispatch to the end of its body, to the request's vendor time. */
+function onVendorBodyClose(this: TimedBody): void {
+  const timing = this[TIMING];
+  if (timing) timing.ctx.vendorMs += performance.now() - timing.sentAt;
+}
+
 /**
  * Calls a vendor: joins the base path, adds the vendor's auth and configured headers to `request.headers`
  * (which the call owns from then on), and shares the request's abort. Rejects with a GatewayError when no
@@ -76,10 +87,17 @@ export function callVendor(
   const path = applyAuthPlan(plan, vendor.basePath + request.path, headers);
   ctx.vendorCalls++;
   const options: Dispatcher.RequestOptions = { origin: vendor.origin, path, method: request.method, headers, body: request.body, signal: signal as AbortSignal };
+  const sentAt = performance.now();
   return new Promise((resolve, reject) => {
     vendor.dispatcher.request(options, (error, response) => {
-      if (error) reject(toVendorFailure(error, ctx, vendor));
-      else resolve({ status: response.statusCode, headers: response.headers, body: response.body as VendorResponse['body'] });
+      if (error) {
+        ctx.vendorMs += performance.now() - sentAt;
+        reject(toVendorFailure(error, ctx, vendor));
+        return;
+      }
+      (response.body as TimedBody)[TIMING] = { ctx, sentAt };
+      response.body.once('close', onVendorBodyClose);
+      resolve({ status: response.statusCode, headers: response.headers, body: response.body as VendorResponse['body'] });
     });
   });
 }

@@ -34,14 +34,15 @@ const VENDOR_KEYS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'D
 
 /**
  * Starts `gateway start --config <file>` in a real Node process (as `npm start` does, or as `launcher`
- * says) on an ephemeral port of 127.0.0.1, with `env` added to the environment, and waits for its
- * "listening on" line. Without a config file the generated tables are served.
+ * says) on an ephemeral port of 127.0.0.1, with `env` added to the environment, and waits (up to
+ * `startTimeoutMs`, then stops it) for its "listening on" line. Without a config file the generated tables are served.
  */
 export async function startCliGateway(
   configFile: string | undefined,
   env: Record<string, string>,
   args: string[] = [],
   launcher: string[] = LAUNCHERS.node,
+  startTimeoutMs = 20_000,
 ): Promise<CliGateway> {
   const cleared = Object.fromEntries(VENDOR_KEYS.map((name) => [name, '']));
   const config = configFile === undefined ? [] : ['--config', configFile];
@@ -51,7 +52,11 @@ export async function startCliGateway(
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start within 20 s:\n${output}`)), 20_000);
+    // A process that does not start in time is stopped, not left running after the test.
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new Error(`no start within ${startTimeoutMs / 1000} s:\n${output}`));
+    }, startTimeoutMs);
     const onExit = () => {
       clearTimeout(timer);
       reject(new Error(`exited early:\n${output}`));

@@ -2,6 +2,8 @@ import type { CompiledConfig, ModelEntry } from '../../src/config/types.ts';
 import { compileConfigFile } from '../../src/config/index.ts';
 import { createGateway, type Gateway } from '../../src/runtime/create-gateway.ts';
 import type { UsageEvent } from '../../src/runtime/types.ts';
+import type { UsageSink } from '../../src/runtime/handle-request.ts';
+import type { Services } from '../../src/runtime/services.ts';
 import { SIMULATOR_CLIENT_KEY, simulateVendors, type SimulatedSetup } from '../../src/simulate.ts';
 
 /** A gateway on 127.0.0.1 serving the default gateway.yaml from the simulated vendors. */
@@ -34,11 +36,12 @@ function chatModel(id: string, vendor: string, upstream: string): ModelEntry {
  * Starts the simulators and a gateway on the default config, with three extra chat models
  * (`sim-openai-chat`, `sim-anthropic-chat`, `sim-gemini-chat`) whose upstream names differ from their ids.
  * `configure` may change the compiled config before the gateway starts; `usageEvents: false` starts it
- * without a usage receiver (`events` then stays empty).
+ * without a usage receiver (`events` then stays empty); `onUsage` adds receivers (e.g. the metrics) and
+ * `services` replaces the in-memory limits (e.g. a Redis store).
  */
 export async function startTestGateway(
   configure?: (config: CompiledConfig) => CompiledConfig,
-  options: { usageEvents?: boolean } = {},
+  options: { usageEvents?: boolean; onUsage?: UsageSink[]; services?: Services } = {},
 ): Promise<TestGateway> {
   const { config: base, problems } = await compileConfigFile('gateway.yaml');
   if (!base) throw new Error(problems.map((p) => p.message).join('\n'));
@@ -57,15 +60,18 @@ export async function startTestGateway(
   const gateway = createGateway({
     config: setup.config,
     env: setup.env,
-    onUsage:
-      options.usageEvents === false
+    services: options.services,
+    onUsage: [
+      ...(options.onUsage ?? []),
+      ...(options.usageEvents === false
         ? []
         : [
-            (event) => {
+            (event: UsageEvent) => {
               events.push(event);
               waiters.shift()?.(event);
             },
-          ],
+          ]),
+    ],
   });
   const url = await gateway.listen(0, '127.0.0.1');
   return {
