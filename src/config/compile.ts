@@ -95,6 +95,7 @@ function compileModel(id: string, raw: any, models: Record<string, any>, vendors
     ownedBy: raw.owned_by ?? targets[0].vendor ?? 'gateway',
   };
   if (raw.images) entry.images = compileImages(raw.images);
+  if (raw.responses) entry.responses = { store: raw.responses.store ?? true };
   void vendors;
   return entry;
 }
@@ -108,7 +109,7 @@ function compileModelSource(text: string | undefined): ModelSource {
 
 function compileRoute(raw: any): RouteEntry {
   const model = compileModelSource(raw.model);
-  const body: RouteEntry['body'] = model.from === 'multipart' ? 'multipart' : raw.method === 'GET' ? 'none' : 'json';
+  const body: RouteEntry['body'] = model.from === 'multipart' ? 'multipart' : raw.method === 'GET' || raw.method === 'DELETE' ? 'none' : 'json';
   return {
     method: raw.method,
     path: raw.path,
@@ -127,6 +128,7 @@ function compileKey(raw: any): KeyEntry {
     models: raw.models,
     limits: raw.limits ?? {},
     strict: raw.strict ?? false,
+    ...(raw.responses ? { responses: { store: raw.responses.store ?? true } } : {}),
   };
 }
 
@@ -152,6 +154,10 @@ export function compileConfig(value: unknown): CompiledConfig {
           ? { kind: 'memory' }
           : { kind: 'redis', env: envName(store), failOpen: (server.store_failure ?? 'fail-open') === 'fail-open' },
       defaultLimits: server.limits ?? {},
+      responses: {
+        ttlMs: parseDuration(server.responses?.ttl ?? '30d'),
+        maxBytes: parseSize(server.responses?.max_size ?? '1mb'),
+      },
     },
     keys: (raw.keys ?? []).map(compileKey),
     vendors: sortedRecord(Object.entries<any>(vendors).map(([name, v]) => [name, compileVendor(name, v)])),

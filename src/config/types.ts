@@ -30,6 +30,9 @@ export const OPERATIONS = [
   'rerank',
   'responses',
   'responses-compact',
+  'responses-delete',
+  'responses-get',
+  'responses-input-items',
   'stream-generate-content',
   'videos-content',
   'videos-create',
@@ -90,6 +93,13 @@ export interface KeyEntry {
   limits: LimitSpec;
   /** Reject fields that cannot be translated instead of dropping them. */
   strict: boolean;
+  /** `{ store: false }`: responses created with this key are never kept by the gateway. */
+  responses?: ResponsesPolicy;
+}
+
+/** Whether the gateway may keep Responses API state (absent: it may). */
+export interface ResponsesPolicy {
+  store: boolean;
 }
 
 /** A vendor: protocol, origin and how to call it. */
@@ -174,6 +184,8 @@ export interface ModelEntry {
   chat: ChatOptions;
   /** Display name and owner used by the model listings. */
   ownedBy: string;
+  /** `{ store: false }`: responses created through this model are never kept by the gateway. */
+  responses?: ResponsesPolicy;
 }
 
 /** One op of a declarative transform (issue 3); each op kind is implemented once in src/transforms. */
@@ -203,6 +215,8 @@ export interface ServerSettings {
   store: { kind: 'memory' } | { kind: 'redis'; env: string; failOpen: boolean };
   /** Default limits of keys that set none. */
   defaultLimits: LimitSpec;
+  /** Responses API state kept by the gateway: lifetime and the largest response kept (JSON bytes). */
+  responses: { ttlMs: number; maxBytes: number };
 }
 
 /** The whole compiled configuration. Sorted and stable so generated output is deterministic. */

@@ -82,6 +82,18 @@ export interface LimitStore {
   clearTarget(id: string): Promise<void>;
   /** Stops timers and closes connections. */
   close(): Promise<void>;
+  /** Plain values with a lifetime on the same backend (a shared store offers it; memory leaves it out). */
+  readonly values?: ValueStore;
+}
+
+/** Text values under string keys, each with a lifetime; every method may throw {@link StoreUnavailableError}. */
+export interface ValueStore {
+  /** The value, or undefined when absent or expired. */
+  get(key: string): Promise<string | undefined>;
+  /** Sets every entry, each expiring after `ttlMs`. */
+  set(entries: ReadonlyArray<readonly [string, string]>, ttlMs: number): Promise<void>;
+  /** Removes the keys (absent ones are ignored). */
+  delete(keys: readonly string[]): Promise<void>;
 }
 
 /**

@@ -13,6 +13,7 @@ import { closeSnapshot, createSnapshot } from './snapshot.ts';
 import type { Snapshot } from './types.ts';
 import './listings.ts';
 import './videos.ts';
+import '../responses-state/serve-stored.ts';
 import '../translate/register.ts';
 import '../images/index.ts';
 import { serveStoredImage } from '../images/serve.ts';
