@@ -42,6 +42,11 @@ export interface ResponseMeta {
   store?: boolean;
   /** The response this one continues (responses style). */
   previousResponseId?: string;
+  /**
+   * The request's input tokens as estimated by the gateway, for a stream whose first event carries the
+   * input count before the vendor reported it (messages style).
+   */
+  estimateInputTokens?(): number;
 }
 
 /** Turns a vendor's SSE events into canonical stream events (one instance per stream). */

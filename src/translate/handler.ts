@@ -14,6 +14,7 @@ import { createFieldPolicy } from './field-policy.ts';
 import { createIdSuffix } from './helpers.ts';
 import { readVendorError } from '../runtime/vendor-error.ts';
 import { answerStream } from './stream-answer.ts';
+import { estimateRequestTokens } from './estimate-request-tokens.ts';
 
 /** State a client style keeps in the gateway (Responses): read before decoding, kept after answering. */
 export interface TranslationState {
@@ -50,9 +51,10 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
     const model = ctx.modelId ?? call.model.id;
     const makeMeta = prepared ? (id: string | undefined) => ({ ...createMeta(id, model), ...prepared.meta }) : (id: string | undefined) => createMeta(id, model);
     if (!request.stream) return answerWhole(ctx, client, vendor, request, response, headers, makeMeta, prepared?.keep);
+    const estimateInputTokens = () => estimateRequestTokens(request);
     return answerStream({
       ctx, style, client, vendor, request, response, model, headers, runtimeVendor: call.vendor,
-      createMeta: makeMeta,
+      createMeta: (id) => ({ ...makeMeta(id), estimateInputTokens }),
       recordUsage: (usage) => recordUsage(ctx, usage),
       keep: prepared?.keep,
     });
