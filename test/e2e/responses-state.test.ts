@@ -11,10 +11,12 @@ beforeAll(async () => {
   gw = await startTestGateway((config) => ({
     ...config,
     keys: [...config.keys, { name: 'other', secret: { sha256: createHash('sha256').update(OTHER_KEY).digest('hex') }, models: ['*'], limits: {}, strict: false }],
+    models: { ...config.models, 'sim-openai-private': { ...config.models['sim-openai-chat'], id: 'sim-openai-private', responses: { store: false } } },
   }));
 });
 afterAll(() => gw.close());
 beforeEach(() => {
+  gw.sims.openai.reset();
   gw.sims.anthropic.reset();
   gw.sims.gemini.reset();
 });
@@ -129,5 +131,14 @@ describe('Responses ids are bound to the key that created them', () => {
     }
     expect(gw.sims.anthropic.received).toEqual([]);
     expect((await openai().responses.retrieve(first.id)).output_text).toBe('Echo: mine');
+  });
+});
+
+describe('an OpenAI-protocol vendor keeps its own Responses state', () => {
+  test('the request passes through unchanged; with responses: { store: false } on the model it is sent with store: false', async () => {
+    await openai().responses.create({ model: MODEL.openai, input: 'vendor keeps it' });
+    expect(JSON.parse(gw.sims.openai.received.at(-1)!.body.toString())).toEqual({ model: 'gpt-4o-mini', input: 'vendor keeps it' });
+    await openai().responses.create({ model: 'sim-openai-private', input: 'vendor keeps nothing', store: true });
+    expect(JSON.parse(gw.sims.openai.received.at(-1)!.body.toString())).toEqual({ model: 'gpt-4o-mini', input: 'vendor keeps nothing', store: false });
   });
 });
