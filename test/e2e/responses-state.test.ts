@@ -10,6 +10,7 @@ let gw: TestGateway;
 beforeAll(async () => {
   gw = await startTestGateway((config) => ({
     ...config,
+    server: { ...config.server, responses: { ttlMs: 3_600_000, maxBytes: 64 * 1024 } },
     keys: [...config.keys, { name: 'other', secret: { sha256: createHash('sha256').update(OTHER_KEY).digest('hex') }, models: ['*'], limits: {}, strict: false }],
     models: { ...config.models, 'sim-openai-private': { ...config.models['sim-openai-chat'], id: 'sim-openai-private', responses: { store: false } } },
   }));
@@ -110,6 +111,19 @@ describe.each(['anthropic', 'gemini'] as const)('Responses state kept by the gat
     const next: any = await openai().responses.create({ model: MODEL[vendor], input: 'x', previous_response_id: first.id }).catch((e) => e);
     expect([next.status, next.error.code]).toEqual([404, 'response_not_found']);
     expect(gw.sims[vendor].received).toEqual([]);
+  });
+});
+
+describe('a response over server.responses.max_size', () => {
+  test('streamed: created says store: true, completed says store: false, and nothing is kept', async () => {
+    const stream = openai().responses.stream({ model: MODEL.gemini, input: 'word '.repeat(20_000) });
+    const created: any[] = [];
+    stream.on('response.created', (event) => created.push(structuredClone(event.response)));
+    const final = await stream.finalResponse();
+    expect(created[0]).toMatchObject({ store: true });
+    expect(final).toMatchObject({ store: false });
+    const error: any = await openai().responses.retrieve(final.id).catch((e) => e);
+    expect(error.status).toBe(404);
   });
 });
 
