@@ -24,10 +24,12 @@ function mayStore(call: OpCall): boolean {
 export const responsesState: TranslationState = {
   async prepare(call: OpCall): Promise<PreparedState> {
     const { store, key } = getStoreScope(call.ctx);
-    const body = call.body as Record<string, unknown>;
+    if (!isRecord(call.body)) return { body: call.body, meta: {} };
+    const body = call.body;
     const resolved = await resolveInput(store, key, body);
-    const { previous_response_id: previous, store: _store, ...rest } = body;
-    void _store;
+    // What the state fields stand for is resolved here: the decoder sees a plain history.
+    const { previous_response_id: previous, ...rest } = body;
+    delete rest.store;
     const listed = typeof body.input === 'string' || Array.isArray(body.input);
     const decoded = listed ? { ...rest, input: [...resolved.context, ...resolved.input] } : rest;
     const storing = mayStore(call);
