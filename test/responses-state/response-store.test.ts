@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRedisStore } from '../../src/limits/redis-store.ts';
-import type { LimitStore, ValueStore } from '../../src/limits/store.ts';
+import { StoreUnavailableError, type LimitStore, type ValueStore } from '../../src/limits/store.ts';
+import { readStore } from '../../src/responses-state/read-store.ts';
 import { createMemoryValues } from '../../src/responses-state/memory-values.ts';
 import { createResponseStore } from '../../src/responses-state/response-store.ts';
 import { startTestRedis, type TestRedis } from '../limits/redis-server.ts';
@@ -49,5 +50,12 @@ describe.each([['memory', () => createMemoryValues()], ['redis', () => limits.va
     const big = { ...RECORD, id: 'resp_3', input: [{ id: 'msg_b', text: 'x'.repeat(20_000) }] };
     expect(await store.save('team', big, big.input, LIMITS)).toBe(false);
     expect(await store.get('team', 'resp_3')).toBeUndefined();
+  });
+});
+
+describe('reading the store', () => {
+  test('an unreachable store is a 503 response_store_unavailable; other errors pass through', async () => {
+    await expect(readStore(() => Promise.reject(new StoreUnavailableError(new Error('down'))))).rejects.toMatchObject({ status: 503, code: 'response_store_unavailable' });
+    await expect(readStore(() => Promise.reject(new TypeError('bug')))).rejects.toBeInstanceOf(TypeError);
   });
 });
