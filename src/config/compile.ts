@@ -96,6 +96,7 @@ function compileModel(id: string, raw: any, models: Record<string, any>): ModelE
     ownedBy: raw.owned_by ?? targets[0].vendor ?? 'gateway',
   };
   if (raw.images) entry.images = compileImages(raw.images);
+  if (raw.responses) entry.responses = { store: raw.responses.store ?? true };
   return entry;
 }
 
@@ -108,7 +109,7 @@ function compileModelSource(text: string | undefined): ModelSource {
 
 function compileRoute(raw: any): RouteEntry {
   const model = compileModelSource(raw.model);
-  const body: RouteEntry['body'] = model.from === 'multipart' ? 'multipart' : raw.method === 'GET' ? 'none' : 'json';
+  const body: RouteEntry['body'] = model.from === 'multipart' ? 'multipart' : raw.method === 'GET' || raw.method === 'DELETE' ? 'none' : 'json';
   return {
     method: raw.method,
     path: raw.path,
@@ -146,6 +147,7 @@ function compileKey(raw: any): KeyEntry {
     strict: raw.strict ?? false,
     ...(raw.native?.length ? { native: [...raw.native].sort() } : {}),
     ...(raw.admin === true ? { admin: true } : {}),
+    ...(raw.responses ? { responses: { store: raw.responses.store ?? true } } : {}),
   };
 }
 
@@ -173,6 +175,10 @@ export function compileConfig(value: unknown): CompiledConfig {
       defaultLimits: server.limits ?? {},
       ...(server.admin ? { admin: { host: server.admin.host ?? '127.0.0.1', port: server.admin.port ?? DEFAULT_ADMIN_PORT } } : {}),
       ...(server.trust_proxy === true ? { trustProxy: true } : {}),
+      responses: {
+        ttlMs: parseDuration(server.responses?.ttl ?? '30d'),
+        maxBytes: parseSize(server.responses?.max_size ?? '1mb'),
+      },
     },
     keys: (raw.keys ?? []).map(compileKey),
     vendors: sortedRecord(Object.entries<any>(vendors).map(([name, v]) => [name, compileVendor(name, v)])),

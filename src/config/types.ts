@@ -31,6 +31,9 @@ export const OPERATIONS = [
   'rerank',
   'responses',
   'responses-compact',
+  'responses-delete',
+  'responses-get',
+  'responses-input-items',
   'stream-generate-content',
   'videos-content',
   'videos-create',
@@ -117,6 +120,13 @@ export interface KeyEntry {
   native?: string[];
   /** An admin key: opens the admin API only, never a model (absent: a client key). */
   admin?: true;
+  /** `{ store: false }`: responses created with this key are never kept by the gateway. */
+  responses?: ResponsesPolicy;
+}
+
+/** Whether the gateway may keep Responses API state (absent: it may). */
+export interface ResponsesPolicy {
+  store: boolean;
 }
 
 /** A vendor: protocol, origin and how to call it. */
@@ -201,6 +211,8 @@ export interface ModelEntry {
   chat: ChatOptions;
   /** Display name and owner used by the model listings. */
   ownedBy: string;
+  /** `{ store: false }`: responses created through this model are never kept by the gateway. */
+  responses?: ResponsesPolicy;
 }
 
 /** One op of a declarative transform (issue 3); each op kind is implemented once in src/transforms. */
@@ -234,6 +246,8 @@ export interface ServerSettings {
   admin?: { host: string; port: number };
   /** The client address is read from `X-Forwarded-For` (absent: the socket's address). */
   trustProxy?: true;
+  /** Responses API state kept by the gateway: lifetime and the largest response kept (JSON bytes). */
+  responses: { ttlMs: number; maxBytes: number };
 }
 
 /** The whole compiled configuration. Sorted and stable so generated output is deterministic. */

@@ -1,9 +1,9 @@
-const DURATION_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DURATION_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const SIZE_BYTES: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
 
-/** Milliseconds of a duration string such as `600s` or `500ms` (already schema-checked). */
+/** Milliseconds of a duration string such as `600s`, `500ms` or `30d` (already schema-checked). */
 export function parseDuration(text: string): number {
-  const match = /^(\d+)(ms|s|m|h)$/.exec(text);
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text);
   if (!match) throw new Error(`not a duration: ${text}`);
   return Number(match[1]) * DURATION_MS[match[2]];
 }

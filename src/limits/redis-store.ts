@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { getLimitsLogger } from './log.ts';
 import { defineLimitScripts } from './redis-scripts.ts';
 import { StoreUnavailableError, TARGET_STALE_MS } from './store.ts';
-import type { AdmitResult, AdmitVerdict, LimitStore, StoreStats, TargetStatus, WindowState } from './store.ts';
+import type { AdmitResult, AdmitVerdict, LimitStore, StoreStats, TargetStatus, ValueStore, WindowState } from './store.ts';
 
 /** Options of {@link createRedisStore}. */
 export interface RedisStoreOptions {
@@ -128,10 +128,33 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Limi
     async clearTarget(id) {
       await call(() => redis.del(targetKey(id)));
     },
+    values: createRedisValues(redis, `${prefix}v:`, call),
     async close() {
       closing = true;
       clearInterval(refresh);
       await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/** Plain values with a TTL on the limits' own connection (one pipeline per call). */
+function createRedisValues(redis: Redis, prefix: string, call: <T>(run: () => Promise<T>) => Promise<T>): ValueStore {
+  return {
+    async get(key) {
+      const value = await call(() => redis.get(prefix + key));
+      return value ?? undefined;
+    },
+    async set(entries, ttlMs) {
+      if (entries.length === 0) return;
+      const pipeline = redis.multi();
+      for (const [key, value] of entries) pipeline.set(prefix + key, value, 'PX', Math.max(1, Math.round(ttlMs)));
+      const replies = await call(() => pipeline.exec());
+      const failed = replies?.find(([error]) => error);
+      if (failed) throw failed[0];
+    },
+    async delete(keys) {
+      if (keys.length === 0) return;
+      await call(() => redis.del(...keys.map((key) => prefix + key)));
     },
   };
 }

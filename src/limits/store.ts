@@ -84,6 +84,8 @@ export interface LimitStore {
   close(): Promise<void>;
   /** Counts of a store behind a network (Redis), read by the metrics; absent for the memory store. */
   readonly stats?: StoreStats;
+  /** Plain values with a lifetime on the same backend (a shared store offers it; memory leaves it out). */
+  readonly values?: ValueStore;
 }
 
 /** What a networked store has done so far: commands, failed ones, their total time, and whether it is up. */
@@ -93,6 +95,16 @@ export interface StoreStats {
   /** Sum of every command's round trip, in seconds. */
   seconds: number;
   reachable: boolean;
+}
+
+/** Text values under string keys, each with a lifetime; every method may throw {@link StoreUnavailableError}. */
+export interface ValueStore {
+  /** The value, or undefined when absent or expired. */
+  get(key: string): Promise<string | undefined>;
+  /** Sets every entry, each expiring after `ttlMs`. */
+  set(entries: ReadonlyArray<readonly [string, string]>, ttlMs: number): Promise<void>;
+  /** Removes the keys (absent ones are ignored). */
+  delete(keys: readonly string[]): Promise<void>;
 }
 
 /**

@@ -13,6 +13,8 @@ import { closeSnapshot, createSnapshot } from './snapshot.ts';
 import type { Snapshot } from './types.ts';
 import './listings.ts';
 import './videos.ts';
+import '../responses-state/serve-stored.ts';
+import '../responses-state/vendor-store-policy.ts';
 import '../translate/register.ts';
 import '../images/index.ts';
 import { serveStoredImage } from '../images/serve.ts';

@@ -41,6 +41,7 @@ export class GatewayContext implements RequestContext {
   vendor?: RequestContext['vendor'];
   ttfbMs?: number;
   commit?: () => void;
+  responseStore?: RequestContext['responseStore'] = undefined;
   private parsedQuery?: URLSearchParams = undefined;
   private usageTotals: Usage = {};
   private answer?: Buffer = undefined;

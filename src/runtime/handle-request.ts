@@ -222,6 +222,7 @@ export function createRequestHandler(
     let ctx: GatewayContext;
     try {
       ctx = new GatewayContext(req, res, getSnapshot());
+      ctx.responseStore = services.responses;
       attachContext(res, ctx);
     } catch (error) {
       failBare(res, error);

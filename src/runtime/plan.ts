@@ -21,6 +21,20 @@ export function defineTranslators(lookup: TranslatorLookup): void {
   findTranslator = lookup;
 }
 
+/** Wrappers of an operation's same-protocol passthrough, registered by their modules. */
+const PASSTHROUGH_WRAPPERS: Partial<Record<Operation, (passthrough: OpHandler) => OpHandler>> = {};
+
+/** Wraps the passthrough of `op` (e.g. a policy that changes what the vendor is asked to keep). */
+export function definePassthroughWrapper(op: Operation, wrap: (passthrough: OpHandler) => OpHandler): void {
+  PASSTHROUGH_WRAPPERS[op] = wrap;
+}
+
+function createWrappedPassthrough(op: Operation, endpoint: NonNullable<ReturnType<typeof getProtocolAdapter>['passthrough'][Operation]>): OpHandler {
+  const passthrough = createPassthrough(endpoint);
+  const wrap = PASSTHROUGH_WRAPPERS[op];
+  return wrap ? wrap(passthrough) : passthrough;
+}
+
 /** Decided handlers: op -> style -> protocol (nested maps: no key string built per request). */
 const cache = new Map<Operation, Map<Style, Map<Protocol, OpHandler>>>();
 
@@ -45,7 +59,7 @@ export function getHandler(op: Operation, style: Style, protocol: Protocol): OpH
   const endpoint = adapter.passthrough[op];
   handler =
     FEATURE_HANDLERS[op] ??
-    (adapter.style === style && endpoint ? createPassthrough(endpoint) : undefined) ??
+    (adapter.style === style && endpoint ? createWrappedPassthrough(op, endpoint) : undefined) ??
     findTranslator(op, style, protocol) ??
     notImplemented(op, protocol);
   byProtocol.set(protocol, handler);

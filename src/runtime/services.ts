@@ -5,17 +5,26 @@ import { createMemoryStore } from '../limits/memory-store.ts';
 import { createRedisStore } from '../limits/redis-store.ts';
 import type { LimitStore } from '../limits/store.ts';
 import { createTargetHealth, type TargetHealth } from '../routing/target-health.ts';
+import { createMemoryValues } from '../responses-state/memory-values.ts';
+import { createResponseStore, type ResponseStore } from '../responses-state/response-store.ts';
 
-/** The gateway's stateful services, which outlive config reloads: limits and target cooldowns. */
+/** The gateway's stateful services, which outlive config reloads: limits, target cooldowns, Responses state. */
 export interface Services {
   store: LimitStore;
   limiter: Limiter;
   health: TargetHealth;
+  /** Responses API state kept by the gateway: on the store's backend (Redis), else bounded memory. */
+  responses: ResponseStore;
 }
 
 /** Services over a given store (memory by default: one process, no setup). */
 export function createServices(settings: ServerSettings, store: LimitStore = createMemoryStore(), log?: Logger): Services {
-  return { store, limiter: createLimiter(store, settings.defaultLimits, { log }), health: createTargetHealth(store) };
+  return {
+    store,
+    limiter: createLimiter(store, settings.defaultLimits, { log }),
+    health: createTargetHealth(store),
+    responses: createResponseStore(store.values ?? createMemoryValues()),
+  };
 }
 
 /** Services over the store the config names: Redis (shared by every process) when `server.store` says so. */

@@ -15,6 +15,7 @@ import type { Dispatcher } from 'undici';
 import type { AbortSource } from './abort-source.ts';
 import type { ProtocolAdapter } from '../protocols/types.ts';
 import type { Redactor } from './redact.ts';
+import type { ResponseStore } from '../responses-state/response-store.ts';
 
 /** Token counts a vendor reported (absent fields: not reported). */
 export interface Usage {
@@ -181,6 +182,8 @@ export interface RequestContext {
   headers: Record<string, string>;
   /** Called right before the first response byte: from then on no retry and no fallback. Set per attempt. */
   commit?: () => void;
+  /** Where Responses API state kept by the gateway lives (the services' store). */
+  responseStore?: ResponseStore;
   req: IncomingMessage;
   res: ServerResponse;
 }

@@ -38,6 +38,15 @@ export interface ResponseMeta {
   model: string;
   /** Unix seconds. */
   created: number;
+  /** Whether the gateway keeps this answer (responses style; absent: not kept). */
+  store?: boolean;
+  /** The response this one continues (responses style). */
+  previousResponseId?: string;
+  /**
+   * The request's input tokens as estimated by the gateway, for a stream whose first event carries the
+   * input count before the vendor reported it (messages style).
+   */
+  estimateInputTokens?(): number;
 }
 
 /** Turns a vendor's SSE events into canonical stream events (one instance per stream). */
@@ -53,6 +62,8 @@ export interface StreamEncoder {
   encode(event: StreamEvent): string;
   /** The closing SSE text after the last event (final usage, stop markers, `[DONE]`). */
   end(): string;
+  /** The whole answer as `end()` will describe it (styles whose stream ends with one: responses). */
+  result?(): Record<string, unknown>;
 }
 
 /** The client side: what a caller style sends and expects back. */

@@ -14,14 +14,29 @@ import { createFieldPolicy } from './field-policy.ts';
 import { createIdSuffix } from './helpers.ts';
 import { readVendorError } from '../runtime/vendor-error.ts';
 import { answerStream } from './stream-answer.ts';
+import { estimateRequestTokens } from './estimate-request-tokens.ts';
+
+/** State a client style keeps in the gateway (Responses): read before decoding, kept after answering. */
+export interface TranslationState {
+  prepare(call: OpCall): Promise<PreparedState>;
+}
+
+/** A request with its state resolved: the body to decode, the answer's identity, and where the answer goes. */
+export interface PreparedState {
+  body: unknown;
+  meta: Partial<ResponseMeta>;
+  /** Keeps the final answer object before its last bytes leave; may set `store: false` on it and `meta`. */
+  keep?(answer: Record<string, unknown>, meta: ResponseMeta): Promise<void>;
+}
 
 /** A client style's adapter and the vendor protocol's adapter joined into one handler. */
-export function createTranslationHandler(style: Style, client: ClientAdapter, vendor: VendorAdapter, stream?: boolean): OpHandler {
+export function createTranslationHandler(style: Style, client: ClientAdapter, vendor: VendorAdapter, stream?: boolean, state?: TranslationState): OpHandler {
   return async (call: OpCall) => {
     const { ctx } = call;
     const strict = call.model.chat.strict || ctx.key?.config.strict === true;
     const policy = createFieldPolicy(strict, client.fieldNames);
-    const request = client.decodeRequest(call.body, { policy, stream });
+    const prepared = state ? await state.prepare(call) : undefined;
+    const request = client.decodeRequest(prepared ? prepared.body : call.body, { policy, stream });
     const wire = vendor.encodeRequest(request, { model: call.target.upstream, policy, defaultMaxTokens: call.model.chat.defaultMaxTokens });
     // Built before the vendor is called: once it has answered, nothing here may fail.
     const dropped = formatDroppedFields(policy.dropped);
@@ -34,11 +49,14 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
     });
     if (response.status < 200 || response.status >= 300) throw await readVendorError(call.vendor, response);
     const model = ctx.modelId ?? call.model.id;
-    if (!request.stream) return answerWhole(ctx, client, vendor, request, response, model, headers);
+    const makeMeta = prepared ? (id: string | undefined) => ({ ...createMeta(id, model), ...prepared.meta }) : (id: string | undefined) => createMeta(id, model);
+    if (!request.stream) return answerWhole(ctx, client, vendor, request, response, headers, makeMeta, prepared?.keep);
+    const estimateInputTokens = () => estimateRequestTokens(request);
     return answerStream({
       ctx, style, client, vendor, request, response, model, headers, runtimeVendor: call.vendor,
-      createMeta: (id) => createMeta(id, model),
+      createMeta: (id) => ({ ...makeMeta(id), estimateInputTokens }),
       recordUsage: (usage) => recordUsage(ctx, usage),
+      keep: prepared?.keep,
     });
   };
 }
@@ -59,7 +77,8 @@ function createMeta(id: string | undefined, model: string): ResponseMeta {
 
 async function answerWhole(
   ctx: RequestContext, client: ClientAdapter, vendor: VendorAdapter, request: CanonicalRequest,
-  response: VendorResponse, model: string, headers: Record<string, string>,
+  response: VendorResponse, headers: Record<string, string>, makeMeta: (id: string | undefined) => ResponseMeta,
+  keep?: PreparedState['keep'],
 ): Promise<void> {
   let body: unknown;
   try {
@@ -69,5 +88,8 @@ async function answerWhole(
   }
   const answer = vendor.decodeResponse(body);
   recordUsage(ctx, answer.usage);
-  sendJson(ctx, 200, client.encodeResponse(answer, createMeta(answer.id, model), request), headers);
+  const meta = makeMeta(answer.id);
+  const encoded = client.encodeResponse(answer, meta, request);
+  if (keep) await keep(encoded as Record<string, unknown>, meta);
+  sendJson(ctx, 200, encoded, headers);
 }

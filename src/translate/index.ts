@@ -7,9 +7,10 @@ import type { Operation, Protocol, Style } from '../config/types.ts';
 import { GatewayError } from '../errors.ts';
 import type { OpHandler } from '../runtime/types.ts';
 import type { ClientAdapter, VendorAdapter } from './adapter.ts';
+import { responsesState } from '../responses-state/responses-state.ts';
 import { anthropicAdapter } from './anthropic/index.ts';
 import { geminiAdapter } from './gemini/index.ts';
-import { createTranslationHandler } from './handler.ts';
+import { createTranslationHandler, type TranslationState } from './handler.ts';
 import { completionsAdapter } from './openai-completions/index.ts';
 import { openAIChatAdapter } from './openai-chat/index.ts';
 import { responsesAdapter } from './openai-responses/index.ts';
@@ -21,11 +22,14 @@ const VENDOR_ADAPTERS: Partial<Record<Protocol, VendorAdapter>> = {
   gemini: geminiAdapter,
 };
 
-/** Chat-like operations per client style; `stream` when the route (not the body) decides streaming. */
-const CLIENT_ADAPTERS: Record<Style, Partial<Record<Operation, { adapter: ClientAdapter; stream?: boolean }>>> = {
+/**
+ * Chat-like operations per client style; `stream` when the route (not the body) decides streaming,
+ * `state` when the gateway keeps the style's state for vendors that keep none.
+ */
+const CLIENT_ADAPTERS: Record<Style, Partial<Record<Operation, { adapter: ClientAdapter; stream?: boolean; state?: TranslationState }>>> = {
   openai: {
     chat: { adapter: openAIChatAdapter },
-    responses: { adapter: responsesAdapter },
+    responses: { adapter: responsesAdapter, state: responsesState },
     completions: { adapter: completionsAdapter },
   },
   anthropic: { messages: { adapter: anthropicAdapter } },
@@ -45,7 +49,7 @@ for (const [style, ops] of Object.entries(CLIENT_ADAPTERS) as Array<[Style, (typ
   for (const [op, entry] of Object.entries(ops)) {
     for (const [protocol, vendor] of Object.entries(VENDOR_ADAPTERS)) {
       if (protocol === style || !entry || !vendor) continue;
-      HANDLERS.set(`${style} ${op} ${protocol}`, createTranslationHandler(style, entry.adapter, vendor, entry.stream));
+      HANDLERS.set(`${style} ${op} ${protocol}`, createTranslationHandler(style, entry.adapter, vendor, entry.stream, entry.state));
     }
   }
 }

@@ -28,6 +28,8 @@ export interface StreamJob {
   runtimeVendor: RuntimeVendor;
   createMeta(id: string | undefined): ResponseMeta;
   recordUsage(usage: CanonicalUsage): void;
+  /** Keeps the whole answer (the encoder's `result()`) before the closing events are written. */
+  keep?(answer: Record<string, unknown>, meta: ResponseMeta): Promise<void>;
 }
 
 /**
@@ -42,6 +44,7 @@ export function answerStream(job: StreamJob): Promise<void> {
   const body = response.body;
   const decoder = job.vendor.createStreamDecoder();
   let encoder: StreamEncoder | undefined;
+  let meta: ResponseMeta | undefined;
   let usage: CanonicalUsage = {};
   let out = '';
   const encode = (event: StreamEvent): void => {
@@ -50,7 +53,7 @@ export function answerStream(job: StreamJob): Promise<void> {
       usage = mergeUsage(usage, event.usage);
       job.recordUsage(usage);
     }
-    encoder ??= job.client.createStreamEncoder(job.createMeta(event.type === 'start' ? event.id : undefined), job.request);
+    encoder ??= job.client.createStreamEncoder((meta = job.createMeta(event.type === 'start' ? event.id : undefined)), job.request);
     out += encoder.encode(event);
   };
   const parser = createSseParser((sse) => {
@@ -116,12 +119,16 @@ export function answerStream(job: StreamJob): Promise<void> {
         process.nextTick(tick);
       }
     });
-    body.on('end', () => {
+    body.on('end', async () => {
       try {
         parseReads();
         parser.end();
         if (!decoder.done) throw readStrayError(job, parser.stray);
-        encoder ??= job.client.createStreamEncoder(job.createMeta(undefined), job.request);
+        encoder ??= job.client.createStreamEncoder((meta = job.createMeta(undefined)), job.request);
+        if (job.keep && encoder.result) {
+          await job.keep(encoder.result(), meta!);
+          if (settled) return;
+        }
         out += encoder.end();
         flush();
         endStream(ctx);

@@ -42,11 +42,24 @@ describe('gateway check', () => {
     ['bad transform path', BASE + 'transforms:\n  t:\n    - move: { from: "a..b", to: b }\n', /^test\.yaml:9:\d+: transforms\.t\.0\.move\.from: "a\.\.b" does not match/],
     ['unknown transform', BASE.replace('gpt-4o: { vendor: openai }', 'gpt-4o: { vendor: openai, images: { transform: nope } }'), /^test\.yaml:4:\d+: models\.gpt-4o\.images\.transform: unknown transform "nope"$/],
     ['unknown fallback condition', BASE.replace('gpt-4o: { vendor: openai }', 'gpt-4o: { vendor: openai, routing: { fallback_on: ["503", always] } }'), /^test\.yaml:4:\d+: models\.gpt-4o\.routing\.fallback_on\.1: "always" does not match/],
+    ['non-boolean responses.store', BASE.replace('gpt-4o: { vendor: openai }', 'gpt-4o: { vendor: openai, responses: { store: "no" } }'), /^test\.yaml:4:\d+: models\.gpt-4o\.responses\.store: must be boolean/],
+    ['bad server.responses.ttl', 'server: { responses: { ttl: 30days } }\n' + BASE, /^test\.yaml:1:\d+: server\.responses\.ttl: "30days" does not match/],
     ['model path parameter missing', BASE.replace('model: body.model', 'model: path.model'), /^test\.yaml:6:\d+: routes\.0\.model: path has no parameter \{model\}$/],
   ])('reports %s with its line and column', async (_name, text, expected) => {
     const problems = await problemsOf(text);
     expect(problems.length).toBeGreaterThan(0);
     expect(problems[0]).toMatch(expected);
+  });
+
+  it('compiles Responses state settings: server ttl and max size (defaults 30 days, 1 MiB), store: false on a model and a key', async () => {
+    const text = 'server: { responses: { ttl: 2d, max_size: 64kb } }\nkeys:\n  - { name: k, key: env:K, models: ["*"], responses: { store: false } }\n'
+      + BASE.replace('gpt-4o: { vendor: openai }', 'gpt-4o: { vendor: openai, responses: { store: false } }');
+    const { config, problems } = await compileConfigText(text);
+    expect(problems).toEqual([]);
+    expect(config!.server.responses).toEqual({ ttlMs: 2 * 86_400_000, maxBytes: 65_536 });
+    expect(config!.keys[0].responses).toEqual({ store: false });
+    expect(config!.models['gpt-4o'].responses).toEqual({ store: false });
+    expect((await compileConfigText(BASE)).config!.server.responses).toEqual({ ttlMs: 30 * 86_400_000, maxBytes: 1_048_576 });
   });
 
   it('exits 1 and prints file:line:col for a broken file, 0 for a clean one', async () => {

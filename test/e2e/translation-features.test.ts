@@ -61,10 +61,10 @@ describe('responses-style and legacy completions requests on other protocols', (
     expect(second.output_text).toBe(`Echo: ${JSON.stringify(RESULT)}`);
   });
 
-  test('previous_response_id on a vendor without response state is a 400 naming the field', async () => {
+  test('an unknown previous_response_id on a vendor without response state is a 404 before any vendor call', async () => {
     const error: any = await openai().responses.create({ model: MODEL.anthropic, input: 'x', previous_response_id: 'resp_1' }).catch((e) => e);
-    expect(error.status).toBe(400);
-    expect(error.error).toMatchObject({ param: 'previous_response_id' });
+    expect(error.status).toBe(404);
+    expect(error.error).toMatchObject({ code: 'response_not_found' });
     expect(gw.sims.anthropic.received).toEqual([]);
   });
 

@@ -194,16 +194,16 @@ describe('generate-content adapter: responses', () => {
 });
 
 describe('generate-content adapter: streams', () => {
-  test.each([['LF', '\n'], ['CRLF', '\r\n']])('decodes the %s-framed stream fixture; the last chunk finishes it with the final usage', (_name, newline) => {
+  test.each([['LF', '\n'], ['CRLF', '\r\n']])('decodes the %s-framed stream fixture: each chunk\'s usage before its text, the last chunk finishes it with the final usage', (_name, newline) => {
     const text = readFixtureText('gemini/streamGenerateContent.sse').replaceAll('\n', newline);
     const { events, done } = decodeStream(adapter, parseSseText(text));
     expect(done).toBe(true);
     expect(events[0]).toEqual({ type: 'start', id: 'pdSfaOurIPqAm9IPucqbqA4', model: 'gemini-2.0-flash' });
+    expect(events[1]).toMatchObject({ type: 'usage', usage: { inputTokens: 7 } });
+    expect(events[2].type).toBe('text');
     expect(events.filter((e) => e.type === 'text').length).toBe(4);
-    expect(events.slice(-2)).toEqual([
-      { type: 'usage', usage: { inputTokens: 6, outputTokens: 27, totalTokens: 33 } },
-      { type: 'finish', reason: 'stop' },
-    ]);
+    expect(events.filter((e) => e.type === 'usage').at(-1)).toEqual({ type: 'usage', usage: { inputTokens: 6, outputTokens: 27, totalTokens: 33 } });
+    expect(events.at(-1)).toEqual({ type: 'finish', reason: 'stop' });
   });
 
   test('a stream that ends before finishReason is not complete', () => {

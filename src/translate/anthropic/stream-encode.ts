@@ -12,8 +12,8 @@ function send(type: string, payload: Record<string, unknown>): string {
 
 /**
  * Encodes a messages stream, every event with its `event:` line (the SDK drops events without one):
- * `message_start` (sent with the first content, so it carries the input usage known by then),
- * `content_block_start` / `text_delta` or `input_json_delta` / `content_block_stop` per block (a block
+ * `message_start` (sent with the first content, so it carries the input usage known by then, or the
+ * gateway's estimate), `content_block_start` / `text_delta` or `input_json_delta` / `content_block_stop` per block (a block
  * closes when the next one starts), then at the end `message_delta` with the stop reason and the full
  * usage (the SDK's finalMessage() needs it), and `message_stop`.
  */
@@ -29,9 +29,12 @@ export function createAnthropicStreamEncoder(meta: ResponseMeta): StreamEncoder 
   const start = (): string => {
     if (started) return '';
     started = true;
+    // The input count the vendor reported by now, else the gateway's estimate (clients read it here);
+    // no output yet: clients add message_delta's output count to this one.
+    const inputTokens = usage.inputTokens ?? meta.estimateInputTokens?.();
     const message = {
       id, type: 'message', role: 'assistant', model: meta.model, content: [], stop_reason: null, stop_sequence: null,
-      usage: writeAnthropicUsage({ ...usage, outputTokens: usage.outputTokens ?? 0 }),
+      usage: writeAnthropicUsage({ ...usage, inputTokens, outputTokens: 0 }),
     };
     return send('message_start', { message });
   };

@@ -26,6 +26,8 @@ export function createGeminiStreamDecoder(): StreamDecoder {
         started = true;
         out.push({ type: 'start', id: typeof chunk.responseId === 'string' ? chunk.responseId : undefined, model: typeof chunk.modelVersion === 'string' ? chunk.modelVersion : undefined });
       }
+      // Usage before the chunk's text: a client style whose first event carries the input count gets it.
+      if (isRecord(chunk.usageMetadata)) out.push({ type: 'usage', usage: readGeminiUsage(chunk.usageMetadata) });
       const candidate = Array.isArray(chunk.candidates) && isRecord(chunk.candidates[0]) ? chunk.candidates[0] : undefined;
       for (const part of readGeminiParts(candidate?.content?.parts)) {
         if (part.type === 'text') {
@@ -36,7 +38,6 @@ export function createGeminiStreamDecoder(): StreamDecoder {
         out.push({ type: 'tool_call_start', index, id: part.id, name: part.name });
         out.push({ type: 'tool_call_delta', index, arguments: part.arguments });
       }
-      if (isRecord(chunk.usageMetadata)) out.push({ type: 'usage', usage: readGeminiUsage(chunk.usageMetadata) });
       if (candidate?.finishReason) {
         decoder.done = true;
         out.push({ type: 'finish', reason: readGeminiFinish(candidate.finishReason, tools > 0) });

@@ -27,6 +27,8 @@ export function createResponsesStreamEncoder(meta: ResponseMeta, request: Canoni
   const output: OutputItem[] = [];
   const tools = new Map<number, OpenItem>();
   let current: OpenItem | undefined;
+  /** The closing events of the open item, once result() has closed it. */
+  let closing: string | undefined;
 
   const send = (type: string, payload: Record<string, unknown>): string => formatSseJson({ type, sequence_number: sequence++, ...payload }, type);
   const start = (): string => {
@@ -96,8 +98,14 @@ export function createResponsesStreamEncoder(meta: ResponseMeta, request: Canoni
           return '';
       }
     },
+    result() {
+      // The open item is closed now; its closing events wait for end().
+      if (closing === undefined) closing = start() + close();
+      return createResponseObject(meta, request, output, usage, finish);
+    },
     end() {
-      const head = start() + close();
+      const head = closing ?? start() + close();
+      closing = '';
       const response = createResponseObject(meta, request, output, usage, finish);
       const type = getResponseStatus(finish) === 'completed' ? 'response.completed' : 'response.incomplete';
       return head + send(type, { response });

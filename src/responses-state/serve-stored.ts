@@ -1,0 +1,66 @@
+import { GatewayError } from '../errors.ts';
+import { defineModellessHandler } from '../runtime/plan.ts';
+import { sendJson } from '../runtime/respond.ts';
+import type { OpCall, RequestContext } from '../runtime/types.ts';
+import { getResponseNotFound, getStoreScope, readStore } from './read-store.ts';
+import type { ResponseItem, StoredResponse } from './response-store.ts';
+
+/** The stored response the path names, of the caller's key; 404 when there is none. */
+async function readStored(ctx: RequestContext): Promise<StoredResponse> {
+  const { store, key } = getStoreScope(ctx);
+  const id = ctx.params.response_id ?? '';
+  const record = await readStore(() => store.get(key, id));
+  if (!record) throw getResponseNotFound(id);
+  return record;
+}
+
+/** `GET /v1/responses/{id}`: the response as it was answered. */
+async function getResponse({ ctx }: OpCall): Promise<void> {
+  sendJson(ctx, 200, (await readStored(ctx)).response);
+}
+
+/** `DELETE /v1/responses/{id}`: forgets the response and the items it introduced. */
+async function deleteResponse({ ctx }: OpCall): Promise<void> {
+  const { store, key } = getStoreScope(ctx);
+  const id = ctx.params.response_id ?? '';
+  if (!(await readStore(() => store.delete(key, id)))) throw getResponseNotFound(id);
+  sendJson(ctx, 200, { id, object: 'response', deleted: true });
+}
+
+/** Reads `limit` (1..100, default 20), `order` (`asc` or `desc`, the default) and `after` (an item id). */
+function readPage(query: URLSearchParams): { limit: number; order: 'asc' | 'desc'; after?: string } {
+  const limitText = query.get('limit');
+  const limit = limitText === null ? 20 : Number(limitText);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+    throw new GatewayError(400, 'invalid_request', 'Invalid query parameter "limit": must be an integer from 1 to 100.', { param: 'limit' });
+  }
+  const order = query.get('order') ?? 'desc';
+  if (order !== 'asc' && order !== 'desc') {
+    throw new GatewayError(400, 'invalid_request', 'Invalid query parameter "order": must be "asc" or "desc".', { param: 'order' });
+  }
+  return { limit, order, after: query.get('after') ?? undefined };
+}
+
+/** `GET /v1/responses/{id}/input_items`: the items the response was made from (its context and input), paged. */
+async function listInputItems({ ctx }: OpCall): Promise<void> {
+  const page = readPage(ctx.query);
+  const record = await readStored(ctx);
+  let items: ResponseItem[] = [...record.context, ...record.input];
+  if (page.order === 'desc') items.reverse();
+  if (page.after !== undefined) {
+    const at = items.findIndex((item) => item.id === page.after);
+    items = at === -1 ? [] : items.slice(at + 1);
+  }
+  const data = items.slice(0, page.limit);
+  sendJson(ctx, 200, {
+    object: 'list',
+    data,
+    first_id: data[0]?.id ?? null,
+    last_id: data[data.length - 1]?.id ?? null,
+    has_more: items.length > data.length,
+  });
+}
+
+defineModellessHandler('responses-get', getResponse);
+defineModellessHandler('responses-delete', deleteResponse);
+defineModellessHandler('responses-input-items', listInputItems);

@@ -1,0 +1,18 @@
+import { definePassthroughWrapper } from '../runtime/plan.ts';
+import type { OpCall } from '../runtime/types.ts';
+
+/** Whether YAML forbids keeping responses of this call's model or key (`responses: { store: false }`). */
+function isStoreForbidden(call: OpCall): boolean {
+  return call.model.responses?.store === false || call.ctx.key?.config.responses?.store === false;
+}
+
+/**
+ * `responses: { store: false }` on a model or key holds for vendors that keep Responses state themselves
+ * too: their passed-through request is sent with `store: false` (the client's other bytes unchanged in
+ * meaning), so the vendor keeps nothing either.
+ */
+definePassthroughWrapper('responses', (passthrough) => (call) => {
+  if (!isStoreForbidden(call) || call.body?.store === false) return passthrough(call);
+  const body = { ...call.body, store: false };
+  return passthrough({ ...call, body, raw: Buffer.from(JSON.stringify(body)) });
+});
