@@ -3,6 +3,7 @@
  */
 import cluster from 'node:cluster';
 import { fileURLToPath } from 'node:url';
+import { dirname } from 'node:path';
 import { handleSignals } from './cli/handle-signals.ts';
 import { readStartOptions } from './cli/read-start-options.ts';
 import { compileConfigFile, formatProblem } from './config/index.ts';
@@ -85,7 +86,7 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   }
   setLogSecrets(logger, listSecrets(config, env));
   const { openServices } = await import('./runtime/services.ts');
-  const services = await openServices(config.server, env, logger);
+  const services = await openServices(config.server, env, logger, options.config ? dirname(options.config) : '.');
   // One log line per request at `info`; below that level no usage event is built at all.
   const { createRequestLog } = await import('./cli/log-request.ts');
   const gateway = createGateway({ config, env, services, onUsage: createRequestLog(logger) });

@@ -3,6 +3,7 @@ import { Ajv, addFormats } from '../lib/ajv.ts';
 import gatewaySchema from '../../schemas/gateway.schema.json' with { type: 'json' };
 import { checkTransformOps } from '../transforms/index.ts';
 import { OPERATIONS } from './types.ts';
+import { parseDuration } from './units.ts';
 import type { LoadedConfig, Problem } from './load.ts';
 
 type Path = (string | number)[];
@@ -118,6 +119,9 @@ function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): 
       report(['routes', i, 'model'], `path has no parameter {${model.slice(5)}}`);
     }
   });
+  if (config.server?.limit_window !== undefined && parseDuration(config.server.limit_window) < 1) {
+    report(['server', 'limit_window'], 'must be longer than 0');
+  }
   const keyNames = new Set<string>();
   (config.keys ?? []).forEach((key: any, i: number) => {
     if (keyNames.has(key.name)) report(['keys', i, 'name'], `duplicate key name "${key.name}"`);

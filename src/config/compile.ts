@@ -1,8 +1,10 @@
 import type {
+  BudgetSpec,
   CompiledConfig,
   ImageOptions,
   KeyEntry,
   ModelEntry,
+  ModelPrice,
   ModelSource,
   RouteEntry,
   TargetEntry,
@@ -94,9 +96,26 @@ function compileModel(id: string, raw: any, models: Record<string, any>, vendors
     chat: { defaultMaxTokens: raw.chat?.default_max_tokens ?? 4096, strict: raw.chat?.strict ?? false },
     ownedBy: raw.owned_by ?? targets[0].vendor ?? 'gateway',
   };
+  if (raw.price) entry.price = compilePrice(raw.price);
   if (raw.images) entry.images = compileImages(raw.images);
   void vendors;
   return entry;
+}
+
+function compilePrice(raw: any): ModelPrice {
+  return {
+    input: raw.input,
+    output: raw.output,
+    ...(raw.cached_input !== undefined ? { cachedInput: raw.cached_input } : {}),
+    ...(raw.cache_write !== undefined ? { cacheWrite: raw.cache_write } : {}),
+    ...(raw.reasoning !== undefined ? { reasoning: raw.reasoning } : {}),
+    ...(raw.image !== undefined ? { image: raw.image } : {}),
+    ...(raw.audio_second !== undefined ? { audioSecond: raw.audio_second } : {}),
+  };
+}
+
+function compileBudget(raw: any): BudgetSpec {
+  return { usd: raw.usd, period: raw.period, ...(raw.reserve_usd !== undefined ? { reserveUsd: raw.reserve_usd } : {}) };
 }
 
 function compileModelSource(text: string | undefined): ModelSource {
@@ -126,6 +145,7 @@ function compileKey(raw: any): KeyEntry {
     secret: raw.key ? { env: envName(raw.key) } : { sha256: raw.sha256 },
     models: raw.models,
     limits: raw.limits ?? {},
+    ...(raw.budget ? { budget: compileBudget(raw.budget) } : {}),
     strict: raw.strict ?? false,
   };
 }
@@ -152,6 +172,8 @@ export function compileConfig(value: unknown): CompiledConfig {
           ? { kind: 'memory' }
           : { kind: 'redis', env: envName(store), failOpen: (server.store_failure ?? 'fail-open') === 'fail-open' },
       defaultLimits: server.limits ?? {},
+      limitWindowMs: parseDuration(server.limit_window ?? '60s'),
+      budgetFile: server.budget_file ?? '.gateway-budgets.json',
     },
     keys: (raw.keys ?? []).map(compileKey),
     vendors: sortedRecord(Object.entries<any>(vendors).map(([name, v]) => [name, compileVendor(name, v)])),

@@ -81,6 +81,28 @@ export interface LimitSpec {
   concurrency?: number;
 }
 
+/** A key's spend budget: `usd` per UTC `period`; `reserveUsd` caps what one request reserves. */
+export interface BudgetSpec {
+  usd: number;
+  period: 'day' | 'month';
+  reserveUsd?: number;
+}
+
+/**
+ * USD prices of a model: `input`/`output` (and the optional rates) per million tokens, `image` per image,
+ * `audioSecond` per second of audio. Input counts include cached and cache-write tokens, output counts
+ * include reasoning tokens; an absent rate falls back to the input or output price.
+ */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cachedInput?: number;
+  cacheWrite?: number;
+  reasoning?: number;
+  image?: number;
+  audioSecond?: number;
+}
+
 /** A client key: its secret (env var or sha256 hex digest), allowed model globs and limits. */
 export interface KeyEntry {
   name: string;
@@ -88,6 +110,8 @@ export interface KeyEntry {
   /** Glob patterns (`*` wildcard) of model ids this key may use. */
   models: string[];
   limits: LimitSpec;
+  /** Spend allowed per UTC period (absent: no budget). */
+  budget?: BudgetSpec;
   /** Reject fields that cannot be translated instead of dropping them. */
   strict: boolean;
 }
@@ -174,6 +198,8 @@ export interface ModelEntry {
   chat: ChatOptions;
   /** Display name and owner used by the model listings. */
   ownedBy: string;
+  /** What the model costs (absent: no price, no cost in the usage event). */
+  price?: ModelPrice;
 }
 
 /** One op of a declarative transform (issue 3); each op kind is implemented once in src/transforms. */
@@ -203,6 +229,10 @@ export interface ServerSettings {
   store: { kind: 'memory' } | { kind: 'redis'; env: string; failOpen: boolean };
   /** Default limits of keys that set none. */
   defaultLimits: LimitSpec;
+  /** Length of the sliding rpm and tpm windows (default one minute). */
+  limitWindowMs: number;
+  /** Where the memory store keeps budgets across restarts (relative to the config file). */
+  budgetFile: string;
 }
 
 /** The whole compiled configuration. Sorted and stable so generated output is deterministic. */

@@ -18,6 +18,8 @@ import { readModelId, resolveModel } from './resolve-model.ts';
 import { validateBody } from './validate.ts';
 import { callVendor } from './vendor-call.ts';
 import type { Admission } from '../limits/limiter.ts';
+import { estimateReservation } from '../spend/estimate-reservation.ts';
+import { getCost } from '../spend/get-cost.ts';
 import { orderTargets } from '../routing/order-targets.ts';
 import { runAttempts } from '../routing/run-attempts.ts';
 import type { Services } from './services.ts';
@@ -44,8 +46,9 @@ interface AdmissionHolder {
 }
 
 /**
- * Route → auth → rate check → body → concurrency slot → model → handler. The slot is taken only once the
- * body is in (a slow body never pins one); the body has a deadline from the end of the headers.
+ * Route → auth → rate check → body → concurrency slot → model → token and budget reservation → handler.
+ * The slot is taken only once the body is in (a slow body never pins one); the body has a deadline from
+ * the end of the headers; the reservation (the request's largest usage) once the body is parsed.
  */
 async function serve(ctx: GatewayContext, services: Services, holder: AdmissionHolder): Promise<void> {
   const { route } = ctx;
@@ -95,6 +98,14 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
   ctx.model = model;
   const taking = admission.acquire();
   if (taking) await taking;
+  const reserving = admission.reserve(estimateReservation(route.op, model, body, raw?.length ?? 0));
+  if (reserving) {
+    try {
+      await reserving;
+    } finally {
+      Object.assign(ctx.headers, admission.headers);
+    }
+  }
   const input: CallInput = { body, raw: upload ? undefined : raw, upload };
   const { routing } = model;
   if (model.targets.length === 1 && model.fallback.length === 0 && routing.retries === 0 && !routing.attemptTimeoutMs && !routing.deadlineMs) {
@@ -155,7 +166,7 @@ function runTarget(
   return getHandler(ctx.route.op, ctx.style, vendor.config.protocol)(call);
 }
 
-function toUsageEvent(ctx: RequestContext, error?: GatewayError): UsageEvent {
+function toUsageEvent(ctx: RequestContext, error: GatewayError | undefined, costUsd: number | undefined): UsageEvent {
   const event: UsageEvent = {
     requestId: ctx.id,
     key: ctx.key?.config.name,
@@ -169,6 +180,7 @@ function toUsageEvent(ctx: RequestContext, error?: GatewayError): UsageEvent {
     vendorCalls: ctx.vendorCalls,
     usage: ctx.usage,
   };
+  if (costUsd !== undefined) event.costUsd = costUsd;
   // Set only on failures: a served request builds no extra object for them.
   if (error) {
     event.error = error.code;
@@ -265,11 +277,12 @@ export function createRequestHandler(
         try {
           const { admission } = holder;
           if (sink || admission?.countsTokens) addUsageEstimate(ctx, failure === undefined && ctx.streamFailure === undefined);
+          const costUsd = sink || admission?.countsSpend ? getCost(ctx.usage, ctx.model?.price) : undefined;
           if (admission) {
             admission.release();
-            if (admission.countsTokens) admission.charge((ctx.usage.inputTokens ?? 0) + (ctx.usage.outputTokens ?? 0));
+            if (admission.countsTokens) admission.charge((ctx.usage.inputTokens ?? 0) + (ctx.usage.outputTokens ?? 0), costUsd);
           }
-          if (sink) sink(toUsageEvent(ctx, failure));
+          if (sink) sink(toUsageEvent(ctx, failure, costUsd));
         } catch (error) {
           // A close handler runs outside any request's promise: a throw here would end the process.
           process.emitWarning(error as Error);

@@ -50,6 +50,8 @@ export interface UsageEvent {
   /** Number of vendor calls the request made (retries, fallbacks, fan-out). */
   vendorCalls: number;
   usage: ChargedUsage;
+  /** What the request cost in USD under its model's price (absent when the model has no price). */
+  costUsd?: number;
 }
 
 /** A vendor resolved at start: its config plus secret and connection pool. */
