@@ -225,7 +225,8 @@ class KeyAdmission implements Admission {
       if (result?.verdict === 'ok') this.held = { entry, tokens, nano, budget: period };
       done();
       if (!result) return;
-      if (result.tokens) Object.assign(this.headers, getRateHeaders({ verdict: 'ok', tokens: result.tokens }));
+      // The token headers stay those of the check before the body, unless the reservation is refused.
+      if (result.tokens && result.verdict === 'tpm') Object.assign(this.headers, getRateHeaders({ verdict: 'tpm', tokens: result.tokens }));
       if (period && result.spentNano !== undefined) {
         this.headers[BUDGET_HEADER] = formatUsd(period.limitNano - result.spentNano);
       }

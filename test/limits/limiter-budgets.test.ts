@@ -55,9 +55,9 @@ describe('budget and token reservations of the limiter', () => {
     const limiter = createLimiter(createMemoryStore(), {}, { log, windowMs: 10_000 });
     const key = makeKey('tokens', { tpm: 100 });
     const first = await reserve(limiter, key, 150, 0);
-    expect(first.headers['x-ratelimit-remaining-tokens']).toBe('0');
+    expect(first.headers['x-ratelimit-remaining-tokens']).toBe('100');
     const error = await reserve(limiter, key, 1, 0).catch((thrown: unknown) => thrown);
-    expect(error).toMatchObject({ status: 429, code: 'rate_limit_exceeded', headers: { 'x-ratelimit-limit-tokens': '100' } });
+    expect(error).toMatchObject({ status: 429, code: 'rate_limit_exceeded', headers: { 'x-ratelimit-limit-tokens': '100', 'x-ratelimit-remaining-tokens': '0' } });
     expect((error as GatewayError).message).toContain('limit 100 per 10 s');
   });
 
