@@ -11,11 +11,6 @@ export interface MemoryStoreOptions {
   budgetFile?: string;
 }
 
-interface Window {
-  used: number;
-  resetAt: number;
-}
-
 interface TargetRecord {
   failures: number;
   /** Cooldown end (0: none). */
@@ -34,7 +29,7 @@ const READY: TargetStatus = { state: 'ready', failures: 0, retryInMs: 0 };
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore {
   const now = options.now ?? Date.now;
-  const requests = new Map<string, Window>();
+  const requests = new Map<string, TokenLog>();
   const tokens = new Map<string, TokenLog>();
   const budgets: BudgetLedger = createBudgetLedger(options.budgetFile);
   const slots = new Map<string, Set<string>>();
@@ -43,7 +38,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore 
   function admitNow(request: AdmitRequest): AdmitResult {
     const time = now();
     const { rpm = 0, tpm = 0, concurrency = 0 } = request;
-    const requestWindow = rpm > 0 ? readWindow(requests, request.id, time) : undefined;
+    const requestWindow = rpm > 0 ? readLog(requests, request.id, time) : undefined;
     const tokenWindow = tpm > 0 ? readLog(tokens, request.id, time) : undefined;
     const held = concurrency > 0 ? getSlots(slots, request.id) : undefined;
 
@@ -55,11 +50,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore 
     let requestState: WindowState | undefined;
     if (rpm > 0) {
       let window = requestWindow;
-      if (verdict === 'ok') {
-        if (!window) requests.set(request.id, (window = { used: 0, resetAt: time + request.windowMs }));
-        window.used += 1;
-      }
-      requestState = toState(verdict === 'ok', rpm, window, time);
+      if (verdict === 'ok') window = addEntry(requests, request.id, undefined, 1, time + request.windowMs);
+      requestState = toLogState(verdict === 'ok', rpm, window, time);
     }
     if (held && verdict === 'ok' && request.slot) held.add(request.slot);
     return {
@@ -150,16 +142,6 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore 
   };
 }
 
-/** The open window of `id`, or undefined when none is open (an expired one is dropped). */
-function readWindow(map: Map<string, Window>, id: string, time: number): Window | undefined {
-  const window = map.get(id);
-  if (window && window.resetAt <= time) {
-    map.delete(id);
-    return undefined;
-  }
-  return window;
-}
-
 function readTarget(map: Map<string, TargetRecord>, id: string, time: number): TargetRecord | undefined {
   const record = map.get(id);
   if (record && record.staleAt <= time) {
@@ -173,19 +155,4 @@ function getSlots(map: Map<string, Set<string>>, id: string): Set<string> {
   let set = map.get(id);
   if (!set) map.set(id, (set = new Set()));
   return set;
-}
-
-function toState(
-  allowed: boolean,
-  limit: number,
-  window: Window | undefined,
-  time: number,
-): WindowState {
-  const used = window?.used ?? 0;
-  return {
-    allowed,
-    limit,
-    remaining: Math.max(0, limit - used),
-    resetSeconds: window ? (window.resetAt - time) / 1000 : 0,
-  };
 }

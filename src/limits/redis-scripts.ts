@@ -12,12 +12,13 @@ const NOW_MS = `local function nowMs()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end`;
 
-/** The open window of a key: used count and ms left; a key without TTL is dropped. */
-const OPEN_WINDOW = `local function openWindow(key)
-  local ttl = redis.call('PTTL', key)
-  if ttl > 0 then return tonumber(redis.call('GET', key) or '0'), ttl end
-  if ttl ~= -2 then redis.call('DEL', key) end
-  return 0, 0
+/**
+ * A sliding request window: a sorted set of admitted requests (member -> when it stops counting). Returns
+ * the requests in the window once the ones past their time are dropped.
+ */
+const REQUEST_LOG = `local function openCount(z, now)
+  redis.call('ZREMRANGEBYSCORE', z, '-inf', now)
+  return redis.call('ZCARD', z)
 end`;
 
 /**
@@ -51,16 +52,18 @@ local function logReset(z, now, allowed)
   return math.max(0, tonumber(edge[2]) - now)
 end`;
 
-/** KEYS: requests, token hash, token set, slots. ARGV: rpm, tpm, concurrency, windowMs, slot ('' checks without taking one), slotTtlMs. */
-const ADMIT = `${OPEN_WINDOW}
+/**
+ * KEYS: requests, token hash, token set, slots. ARGV: rpm, tpm, concurrency, windowMs, slot ('' checks
+ * without taking one), slotTtlMs, request id (unique: the request's entry in the request window).
+ */
+const ADMIT = `${REQUEST_LOG}
 ${TOKEN_LOG}
 ${NOW_MS}
 local rpm, tpm, conc = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local window, ttl = tonumber(ARGV[4]), tonumber(ARGV[6])
 local rUsed, rTtl, tUsed, tTtl, inUse = 0, 0, 0, 0, 0
-if rpm > 0 then rUsed, rTtl = openWindow(KEYS[1]) end
-local now = 0
-if tpm > 0 or conc > 0 then now = nowMs() end
+local now = nowMs()
+if rpm > 0 then rUsed = openCount(KEYS[1], now) end
 if tpm > 0 then tUsed = openLog(KEYS[2], KEYS[3], now) end
 if conc > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
@@ -71,14 +74,13 @@ if rpm > 0 and rUsed >= rpm then verdict = 1
 elseif tpm > 0 and tUsed >= tpm then verdict = 2
 elseif conc > 0 and inUse >= conc then verdict = 3 end
 if tpm > 0 then tTtl = logReset(KEYS[3], now, verdict ~= 2) end
+if verdict == 0 and rpm > 0 then
+  redis.call('ZADD', KEYS[1], now + window, ARGV[7])
+  redis.call('PEXPIRE', KEYS[1], window)
+  rUsed = rUsed + 1
+end
+if rpm > 0 then rTtl = logReset(KEYS[1], now, verdict == 0) end
 if verdict == 0 then
-  if rpm > 0 then
-    rUsed = redis.call('INCR', KEYS[1])
-    if rUsed == 1 then
-      redis.call('PEXPIRE', KEYS[1], window)
-      rTtl = window
-    end
-  end
   if conc > 0 and ARGV[5] ~= '' then
     redis.call('ZADD', KEYS[4], now + ttl, ARGV[5])
     redis.call('PEXPIRE', KEYS[4], ttl)

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -56,10 +57,13 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Limi
   redis.on('ready', () => outage.up());
 
   // Requests, token hash, token set, slots: one hash tag per key name, so that a cluster keeps them together.
+  // Names this process's entries in request windows (unique across processes).
+  const entryPrefix = `${randomBytes(6).toString('hex')}:`;
+  let entryCounter = 0;
   const keyCache = new Map<string, readonly [string, string, string, string]>();
   const keysOf = (id: string) => {
     let keys = keyCache.get(id);
-    if (!keys) keyCache.set(id, (keys = [`${prefix}{${id}}:r`, `${prefix}{${id}}:tl`, `${prefix}{${id}}:tz`, `${prefix}{${id}}:c`]));
+    if (!keys) keyCache.set(id, (keys = [`${prefix}{${id}}:rz`, `${prefix}{${id}}:tl`, `${prefix}{${id}}:tz`, `${prefix}{${id}}:c`]));
     return keys;
   };
   const spendKeysOf = (id: string, period = '-') => {
@@ -96,7 +100,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Limi
       const { rpm = 0, tpm = 0, concurrency = 0 } = request;
       const keys = keysOf(request.id);
       const reply = await call(() =>
-        scripts.admit(keys, rpm, tpm, concurrency, request.windowMs, request.slot ?? '', slotTtlMs),
+        scripts.admit(keys, rpm, tpm, concurrency, request.windowMs, request.slot ?? '', slotTtlMs, rpm > 0 ? entryPrefix + (++entryCounter).toString(36) : ''),
       );
       const [code, requestsUsed, requestsTtl, tokensUsed, tokensTtl, inUse] = reply;
       if (code === 0 && concurrency > 0 && request.slot) getSet(held, keys[3]).add(request.slot);

@@ -3,11 +3,12 @@
  * `memory-store.ts` (one process, the default) and `redis-store.ts` (shared by every process through
  * atomic Lua scripts).
  *
- * Request windows are fixed windows that start with their first hit and last `windowMs` (a Redis key
- * with a TTL): all processes share one window per key, and at most `limit` requests are admitted in it.
+ * Windows are sliding logs: every admitted request, and every token reservation or charge, is an entry
+ * that counts for `windowMs` from when it was made (a Redis sorted set scored by that time), so no edge
+ * between two windows lets twice the limit through; at most `rpm` requests are admitted in any `windowMs`.
+ * A window holds at most about `limit` entries, as entries are only added while it is under its limit.
  *
- * Token windows are sliding logs: every reservation or charge is an entry that counts for `windowMs` from
- * when it was made, so no edge between two windows lets twice the limit through. A request reserves its
+ * A request reserves its
  * largest usage once its body is parsed ({@link LimitStore.reserve}) while the tokens counted in the last
  * `windowMs` are under the limit (so the last admitted one may overshoot the limit by its own reservation)
  * and settles its real usage afterwards ({@link LimitStore.settle}): its entry takes the real count.
@@ -23,7 +24,10 @@ export interface WindowState {
   limit: number;
   /** What is left of the limit after this request (never negative). */
   remaining: number;
-  /** Seconds (ms precision) until the window resets to the full limit; 0 when no window is open. */
+  /**
+   * Seconds (ms precision) until the window is back to the full limit (its newest entry leaves) while it
+   * admits, or until it admits again (its oldest entry leaves) once spent; 0 when the window is empty.
+   */
   resetSeconds: number;
 }
 

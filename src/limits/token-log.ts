@@ -1,6 +1,6 @@
 import type { WindowState } from './store.ts';
 
-/** One key's sliding token window in memory: entries in the order they were made, and their sum. */
+/** One key's sliding window in memory (tokens, or requests counted 1 each): entries in the order they were made, and their sum. */
 export interface TokenLog {
   used: number;
   /** Entry id -> tokens and when the entry stops counting (epoch ms). */

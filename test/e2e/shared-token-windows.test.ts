@@ -63,7 +63,7 @@ describe('token windows shared by two processes', () => {
   it('admit at most the limit plus one reservation in any window, under 50 concurrent clients', { timeout: 60_000 }, async () => {
     const clients = gateways.map((gateway) => new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: KEY, maxRetries: 0 }));
     let tokensPerRequest = 0;
-    const refusals: OpenAI.RateLimitError[] = [];
+    const refusals: InstanceType<typeof OpenAI.RateLimitError>[] = [];
     const end = performance.now() + RUN_MS;
     await Promise.all(
       Array.from({ length: CLIENTS }, async (_, i) => {

@@ -33,7 +33,7 @@ const cases = fc.record({
   budgetFile: maybe(fc.oneof(fc.string({ maxLength: 20 }), junk)),
 });
 
-function writeYaml(value: fc.RecordValue<typeof cases extends fc.Arbitrary<infer T> ? T : never>): string {
+function writeYaml(value: typeof cases extends fc.Arbitrary<infer T> ? T : never): string {
   const strip = (o: unknown) => JSON.parse(JSON.stringify(o ?? null));
   const server: Record<string, unknown> = {};
   if (value.limitWindow !== undefined) server.limit_window = strip(value.limitWindow);

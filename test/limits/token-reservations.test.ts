@@ -123,3 +123,23 @@ describe.each(factories)('%s', (_name, createStore) => {
     expect(await reserve({ tpm: 0, budget: { ...BUDGET, period: 'd2026-11-26' }, costNano: 0 })).toEqual({ verdict: 'ok', spentNano: 0 });
   });
 });
+
+describe.each(factories)('%s request windows', (_name, createStore) => {
+  it('slide: a burst at the end of one window and the start of the next never passes rpm in any window', async () => {
+    const store = await createStore();
+    stores.push(store);
+    const id = `key-${randomUUID()}`;
+    const admit = () => store.admit({ id, rpm: 4, windowMs: WINDOW });
+    for (let i = 0; i < 2; i++) expect((await admit()).verdict).toBe('ok');
+    await sleep(WINDOW / 2);
+    for (let i = 0; i < 2; i++) expect((await admit()).verdict).toBe('ok');
+    const full = await admit();
+    expect(full.verdict).toBe('rpm');
+    expect(full.requests!.resetSeconds).toBeLessThanOrEqual(WINDOW / 2000 + 0.01);
+    await sleep(WINDOW / 2 + 60);
+    // The first two have left, the last two still count: two more, not four.
+    expect((await admit()).requests).toMatchObject({ allowed: true, remaining: 1 });
+    expect((await admit()).verdict).toBe('ok');
+    expect((await admit()).verdict).toBe('rpm');
+  });
+});
