@@ -29,6 +29,8 @@ export interface Usage {
 export interface ChargedUsage extends Usage {
   /** Set when the counts are an estimate: the vendor's own never arrived. */
   estimated?: boolean;
+  /** Images generated (priced per image). */
+  images?: number;
 }
 
 /** The one event every request ends with: logs, metrics and token limits all read it. */

@@ -5,13 +5,13 @@ import type { ChargedUsage } from '../runtime/types.ts';
  * The usage fields pricing reads. Counts are normalised the same way for every protocol: `inputTokens`
  * includes cached (cache-read) and cache-write tokens, `outputTokens` includes reasoning tokens. The
  * cached count is `cachedInputTokens` (or the older `cachedTokens`), the cache-write count
- * `cacheCreationInputTokens` (or `cacheCreationTokens`); images and audio seconds are priced when present.
+ * `cacheCreationInputTokens` (or `cacheCreationTokens`); images (set by the image handler) and audio seconds
+ * (when a usage carries them) are priced too.
  */
 export type PricedUsage = ChargedUsage & {
   cachedInputTokens?: number;
   cacheCreationInputTokens?: number;
   cacheCreationTokens?: number;
-  images?: number;
   audioSeconds?: number;
 };
 

@@ -21,6 +21,7 @@ beforeAll(async () => {
   gw = await startTestGateway((config: CompiledConfig) => {
     const models = { ...config.models };
     for (const id of ['sim-openai-chat', 'sim-anthropic-chat', 'sim-gemini-chat']) models[id] = { ...models[id], price: PRICE };
+    models['dall-e-2'] = { ...models['dall-e-2'], price: { input: 0, output: 0, image: 0.02 } };
     return { ...config, server: { ...config.server, defaultLimits: {} }, models, keys: [...config.keys, ...STYLES.map(defineKey)] };
   });
 });
@@ -102,5 +103,19 @@ describe('the cost in the usage event', () => {
     expect(event.status).toBe(200);
     expect(event).not.toHaveProperty('costUsd');
     expect(gw.sims.openai.received).toHaveLength(1);
+  });
+});
+
+describe('the cost of generated images', () => {
+  it('is the number of images the client got times the image price', async () => {
+    const served = gw.nextEvent();
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.key, maxRetries: 0 });
+    const result = await client.images.generate({ model: 'dall-e-2', prompt: 'a boat', n: 2, size: '256x256' });
+    expect(result.data).toHaveLength(2);
+    const event = await served;
+    expect(event.usage.images).toBe(2);
+    expect(event.costUsd).toBeCloseTo(0.04, 12);
+    const calls = gw.sims.openai.received.filter((request) => request.url === '/v1/images/generations');
+    expect(calls.map((request) => JSON.parse(request.body.toString()).n)).toEqual([2]);
   });
 });
