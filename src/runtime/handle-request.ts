@@ -98,7 +98,8 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
   ctx.model = model;
   const taking = admission.acquire();
   if (taking) await taking;
-  const reserving = admission.reserve(estimateReservation(route.op, model, body, raw?.length ?? 0));
+  // Keys without a token limit or budget reserve nothing: no estimate is made for them.
+  const reserving = admission.countsTokens && admission.reserve(estimateReservation(route.op, model, body, raw?.length ?? 0));
   if (reserving) {
     try {
       await reserving;
