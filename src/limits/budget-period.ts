@@ -29,3 +29,11 @@ export function getBudgetPeriod(budget: BudgetSpec, time: number): BudgetRequest
 export function toNano(usd: number): number {
   return usd > 0 ? Math.round(usd * NANO_PER_USD) : 0;
 }
+
+/** USD with six decimals (never negative). */
+export function formatUsd(nano: number): string {
+  return (Math.max(0, nano) / NANO_PER_USD).toFixed(6);
+}
+
+/** The response header with what is left of the key's budget (USD, after this request's reservation). */
+export const BUDGET_HEADER = 'x-gateway-budget-remaining-usd';
