@@ -3,6 +3,7 @@
  */
 import cluster from 'node:cluster';
 import { fileURLToPath } from 'node:url';
+import { dirname } from 'node:path';
 import { handleSignals } from './cli/handle-signals.ts';
 import { readStartOptions } from './cli/read-start-options.ts';
 import type { CompiledConfig } from './config/types.ts';
@@ -98,7 +99,7 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   }
   setLogSecrets(logger, listSecrets(config, env));
   const { openServices } = await import('./runtime/services.ts');
-  const services = await openServices(config.server, env, logger);
+  const services = await openServices(config.server, env, logger, options.config ? dirname(options.config) : '.');
   // One log line per request at `info`; below that level (and without metrics or traces) no usage event is built.
   const { createRequestLog } = await import('./cli/log-request.ts');
   const onUsage = createRequestLog(logger);

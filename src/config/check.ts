@@ -4,6 +4,7 @@ import gatewaySchema from '../../schemas/gateway.schema.json' with { type: 'json
 import { checkTransformOps } from '../transforms/index.ts';
 import { checkNativeRoutes } from './check-native.ts';
 import { OPERATIONS } from './types.ts';
+import { parseDuration } from './units.ts';
 import type { LoadedConfig, Problem } from './load.ts';
 
 type Path = (string | number)[];
@@ -120,6 +121,9 @@ function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): 
     }
   });
   checkNativeRoutes(config, report);
+  if (config.server?.limit_window !== undefined && parseDuration(config.server.limit_window) < 1) {
+    report(['server', 'limit_window'], 'must be longer than 0');
+  }
   const keyNames = new Set<string>();
   (config.keys ?? []).forEach((key: any, i: number) => {
     if (keyNames.has(key.name)) report(['keys', i, 'name'], `duplicate key name "${key.name}"`);

@@ -1,8 +1,10 @@
 import type {
+  BudgetSpec,
   CompiledConfig,
   ImageOptions,
   KeyEntry,
   ModelEntry,
+  ModelPrice,
   ModelSource,
   NativeEntry,
   RouteEntry,
@@ -95,9 +97,26 @@ function compileModel(id: string, raw: any, models: Record<string, any>): ModelE
     chat: { defaultMaxTokens: raw.chat?.default_max_tokens ?? 4096, strict: raw.chat?.strict ?? false },
     ownedBy: raw.owned_by ?? targets[0].vendor ?? 'gateway',
   };
+  if (raw.price) entry.price = compilePrice(raw.price);
   if (raw.images) entry.images = compileImages(raw.images);
   if (raw.responses) entry.responses = { store: raw.responses.store ?? true };
   return entry;
+}
+
+function compilePrice(raw: any): ModelPrice {
+  return {
+    input: raw.input,
+    output: raw.output,
+    ...(raw.cached_input !== undefined ? { cachedInput: raw.cached_input } : {}),
+    ...(raw.cache_write !== undefined ? { cacheWrite: raw.cache_write } : {}),
+    ...(raw.reasoning !== undefined ? { reasoning: raw.reasoning } : {}),
+    ...(raw.image !== undefined ? { image: raw.image } : {}),
+    ...(raw.audio_second !== undefined ? { audioSecond: raw.audio_second } : {}),
+  };
+}
+
+function compileBudget(raw: any): BudgetSpec {
+  return { usd: raw.usd, period: raw.period, ...(raw.reserve_usd !== undefined ? { reserveUsd: raw.reserve_usd } : {}) };
 }
 
 function compileModelSource(text: string | undefined): ModelSource {
@@ -144,6 +163,7 @@ function compileKey(raw: any): KeyEntry {
     secret: raw.key ? { env: envName(raw.key) } : { sha256: raw.sha256 },
     models: raw.models ?? [],
     limits: raw.limits ?? {},
+    ...(raw.budget ? { budget: compileBudget(raw.budget) } : {}),
     strict: raw.strict ?? false,
     ...(raw.native?.length ? { native: [...raw.native].sort() } : {}),
     ...(raw.admin === true ? { admin: true } : {}),
@@ -179,6 +199,8 @@ export function compileConfig(value: unknown): CompiledConfig {
         ttlMs: parseDuration(server.responses?.ttl ?? '30d'),
         maxBytes: parseSize(server.responses?.max_size ?? '1mb'),
       },
+      limitWindowMs: parseDuration(server.limit_window ?? '60s'),
+      budgetFile: server.budget_file ?? '.gateway-budgets.json',
     },
     keys: (raw.keys ?? []).map(compileKey),
     vendors: sortedRecord(Object.entries<any>(vendors).map(([name, v]) => [name, compileVendor(name, v)])),

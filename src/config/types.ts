@@ -107,6 +107,28 @@ export interface LimitSpec {
   concurrency?: number;
 }
 
+/** A key's spend budget: `usd` per UTC `period`; `reserveUsd` caps what one request reserves. */
+export interface BudgetSpec {
+  usd: number;
+  period: 'day' | 'month';
+  reserveUsd?: number;
+}
+
+/**
+ * USD prices of a model: `input`/`output` (and the optional rates) per million tokens, `image` per image,
+ * `audioSecond` per second of audio. Input counts include cached and cache-write tokens, output counts
+ * include reasoning tokens; an absent rate falls back to the input or output price.
+ */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cachedInput?: number;
+  cacheWrite?: number;
+  reasoning?: number;
+  image?: number;
+  audioSecond?: number;
+}
+
 /** A client key: its secret (env var or sha256 hex digest), allowed model globs and limits. */
 export interface KeyEntry {
   name: string;
@@ -114,6 +136,8 @@ export interface KeyEntry {
   /** Glob patterns (`*` wildcard) of model ids this key may use. */
   models: string[];
   limits: LimitSpec;
+  /** Spend allowed per UTC period (absent: no budget). */
+  budget?: BudgetSpec;
   /** Reject fields that cannot be translated instead of dropping them. */
   strict: boolean;
   /** Names of the vendor-native entries this key may call without naming a model (absent: none). */
@@ -213,6 +237,8 @@ export interface ModelEntry {
   ownedBy: string;
   /** `{ store: false }`: responses created through this model are never kept by the gateway. */
   responses?: ResponsesPolicy;
+  /** What the model costs (absent: no price, no cost in the usage event). */
+  price?: ModelPrice;
 }
 
 /** One op of a declarative transform (issue 3); each op kind is implemented once in src/transforms. */
@@ -248,6 +274,10 @@ export interface ServerSettings {
   trustProxy?: true;
   /** Responses API state kept by the gateway: lifetime and the largest response kept (JSON bytes). */
   responses: { ttlMs: number; maxBytes: number };
+  /** Length of the sliding rpm and tpm windows (default one minute). */
+  limitWindowMs: number;
+  /** Where the memory store keeps budgets across restarts (relative to the config file). */
+  budgetFile: string;
 }
 
 /** The whole compiled configuration. Sorted and stable so generated output is deterministic. */

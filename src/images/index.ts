@@ -35,6 +35,7 @@ export const handleImageGeneration: OpHandler = async (call) => {
   const batch = await generateImages(call, backend, request, options, parts);
   const data = await finishImages(call, batch.data, request.responseFormat, options);
   if (batch.usage) call.ctx.usage = batch.usage;
+  call.ctx.usage.images = data.length;
   const usage = batch.rawUsage === undefined ? {} : { usage: batch.rawUsage };
   sendJson(call.ctx, 200, { created: batch.created, data, ...batch.extras, ...usage });
 };

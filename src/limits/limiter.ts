@@ -2,17 +2,36 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { KeyEntry, LimitSpec } from '../config/types.ts';
 import { GatewayError } from '../errors.ts';
+import { KeyAdmission, type KeyLimits } from './key-admission.ts';
+import { createRejection, createReserveRejection } from './rejections.ts';
 import { getLimitsLogger } from './log.ts';
-import { formatDuration, getRateHeaders } from './rate-headers.ts';
+import { getRateHeaders } from './rate-headers.ts';
 import { StoreUnavailableError } from './store.ts';
 import type { AdmitRequest, AdmitResult, LimitStore } from './store.ts';
 
-/** An admitted request: its headers, its concurrency slot and its token account. */
+/** A request's largest usage, reserved once its body is parsed. */
+export interface UsageBound {
+  tokens: number;
+  costUsd: number;
+}
+
+export { BUDGET_HEADER } from './budget-period.ts';
+
+/** An admitted request: its headers, its concurrency slot and its token and spend account. */
 export interface Admission {
-  /** The gateway's `x-ratelimit-*` headers for the response (empty when the key has no limits). */
+  /** The gateway's `x-ratelimit-*` (and budget) headers for the response (empty when the key has no limits). */
   readonly headers: Record<string, string>;
-  /** Whether {@link charge} counts: false when the key has no token limit (then usage need not be read). */
+  /** Whether {@link charge} counts: false when the key has neither a token limit nor a budget (then usage need not be read). */
   readonly countsTokens: boolean;
+  /** Whether {@link charge} needs the request's cost: the key has a budget. */
+  readonly countsSpend: boolean;
+  /**
+   * Reserves the request's largest usage once its body is parsed: `tokens` against the token limit and
+   * `costUsd` against the budget, atomically; throws a 429 GatewayError (`rate_limit_exceeded` or
+   * `budget_exceeded`) when either is spent. Adds the budget header to {@link headers}. Returns undefined
+   * (no promise) when the key has neither limit; a second call reserves nothing.
+   */
+  reserve(bound: UsageBound): void | Promise<void>;
   /**
    * Takes the key's concurrency slot, once the request's body is in (a slow body never pins a slot), or
    * throws a 429 GatewayError when the key is at its concurrency limit. Returns undefined (no promise)
@@ -22,10 +41,10 @@ export interface Admission {
   /** Frees the concurrency slot; later calls do nothing. Call it when the response ends or the client leaves. */
   release(): void;
   /**
-   * Charges tokens (input + output from the vendor's usage) to the key's token window. Tokens are charged
-   * after the response, never estimated up front; call it once per vendor call that reported usage.
+   * Settles the request once its usage is known: `tokens` (input + output) and `costUsd` replace what
+   * {@link reserve} took (without a reservation they are charged from now). Call it once per request.
    */
-  charge(tokens: number): void;
+  charge(tokens: number, costUsd?: number): void;
 }
 
 /** Per-key request, token and concurrency limits over a {@link LimitStore}. */
@@ -47,16 +66,12 @@ export interface LimiterOptions {
   log?: Logger;
 }
 
-interface KeyLimits {
-  rpm: number;
-  tpm: number;
-  concurrency: number;
-  any: boolean;
-}
 
 const NO_LIMITS: Admission = Object.freeze({
   headers: Object.freeze({}) as Record<string, string>,
   countsTokens: false,
+  countsSpend: false,
+  reserve() {},
   acquire() {},
   release() {},
   charge() {},
@@ -80,7 +95,8 @@ export function createLimiter(store: LimitStore, defaults: LimitSpec, options: L
       const rpm = key.limits.rpm ?? defaults.rpm ?? 0;
       const tpm = key.limits.tpm ?? defaults.tpm ?? 0;
       const concurrency = key.limits.concurrency ?? defaults.concurrency ?? 0;
-      limits = { rpm, tpm, concurrency, any: rpm > 0 || tpm > 0 || concurrency > 0 };
+      const { budget } = key;
+      limits = { rpm, tpm, concurrency, budget, any: rpm > 0 || tpm > 0 || concurrency > 0 || budget !== undefined };
       resolved.set(key, limits);
     }
     return limits;
@@ -88,8 +104,12 @@ export function createLimiter(store: LimitStore, defaults: LimitSpec, options: L
 
   /** Asks the store, applying the fail-open/closed policy: undefined means admitted unchecked. */
   async function ask(request: AdmitRequest): Promise<AdmitResult | undefined> {
+    return guard(() => store.admit(request));
+  }
+
+  async function guard<T>(run: () => Promise<T>): Promise<T | undefined> {
     try {
-      return await store.admit(request);
+      return await run();
     } catch (error) {
       if (!(error instanceof StoreUnavailableError)) throw error;
       if (store.failOpen) return undefined;
@@ -102,14 +122,17 @@ export function createLimiter(store: LimitStore, defaults: LimitSpec, options: L
 
   async function admitLimited(key: KeyEntry, limits: KeyLimits): Promise<Admission> {
     const { rpm, tpm, concurrency } = limits;
-    const result = await ask({ id: key.name, rpm, tpm, concurrency, windowMs });
+    // A key with only a budget has nothing to check before its body.
+    const result = rpm || tpm || concurrency ? await ask({ id: key.name, rpm, tpm, concurrency, windowMs }) : undefined;
     // Fail-open: admitted unchecked and without headers; tokens are still charged if the store is back by then.
     const headers = result ? getRateHeaders(result) : {};
     if (result && result.verdict !== 'ok') throw createRejection(result, headers, windowLabel);
-    return new KeyAdmission(log, key.name, concurrency, tpm > 0, windowMs, headers, {
+    return new KeyAdmission(log, key.name, limits, windowMs, headers, {
       store,
       take: (slot) => acquireSlot(key.name, concurrency, slot, headers),
       newSlot: () => slotPrefix + (++slotCounter).toString(36),
+      reserve: (request) => guard(() => store.reserve(request)),
+      reject: (result, budget) => createReserveRejection(result, budget, headers, windowLabel),
     });
   }
 
@@ -127,83 +150,4 @@ export function createLimiter(store: LimitStore, defaults: LimitSpec, options: L
       return limits.any ? admitLimited(key, limits) : NO_LIMITS;
     },
   };
-}
-
-/** What a {@link KeyAdmission} needs from its limiter to take a concurrency slot. */
-interface SlotTaker {
-  store: LimitStore;
-  /** Takes `slot` in the store: true when taken, false when admitted unchecked; throws a 429 when full. */
-  take(slot: string): Promise<boolean>;
-  newSlot(): string;
-}
-
-class KeyAdmission implements Admission {
-  readonly headers: Record<string, string>;
-  readonly countsTokens: boolean;
-  private readonly log: Logger;
-  private readonly id: string;
-  private readonly concurrency: number;
-  private readonly windowMs: number;
-  private readonly slots: SlotTaker;
-  private slot?: string;
-  private released = false;
-
-  constructor(
-    log: Logger,
-    id: string,
-    concurrency: number,
-    countsTokens: boolean,
-    windowMs: number,
-    headers: Record<string, string>,
-    slots: SlotTaker,
-  ) {
-    this.log = log;
-    this.id = id;
-    this.concurrency = concurrency;
-    this.countsTokens = countsTokens;
-    this.windowMs = windowMs;
-    this.headers = headers;
-    this.slots = slots;
-  }
-
-  acquire(): void | Promise<void> {
-    if (this.concurrency === 0 || this.released || this.slot !== undefined) return undefined;
-    const slot = this.slots.newSlot();
-    return this.slots.take(slot).then((taken) => {
-      if (!taken) return;
-      this.slot = slot;
-      // The request ended (the client left) while the slot was being taken: give it back at once.
-      if (this.released) this.freeSlot(slot);
-    });
-  }
-
-  release(): void {
-    if (this.released) return;
-    this.released = true;
-    if (this.slot !== undefined) this.freeSlot(this.slot);
-  }
-
-  charge(tokens: number): void {
-    if (!this.countsTokens || !(tokens > 0)) return;
-    this.slots.store.charge(this.id, tokens, this.windowMs).catch((error) => this.log.debug({ err: error }, 'token charge failed'));
-  }
-
-  private freeSlot(slot: string): void {
-    this.slots.store.release(this.id, slot).catch((error) => this.log.debug({ err: error }, 'slot release failed'));
-  }
-}
-
-/** The 429 of a refused request, in the words of the limit that refused it. */
-function createRejection(result: AdmitResult, headers: Record<string, string>, windowLabel: string): GatewayError {
-  let message: string;
-  let retryAfter = 1;
-  const window = result.verdict === 'rpm' ? result.requests : result.verdict === 'tpm' ? result.tokens : undefined;
-  if (window) {
-    const unit = result.verdict === 'rpm' ? 'requests' : 'tokens';
-    retryAfter = Math.max(1, Math.ceil(window.resetSeconds));
-    message = `Rate limit reached for ${unit}: limit ${window.limit} ${windowLabel}. Try again in ${formatDuration(window.resetSeconds * 1000)}.`;
-  } else {
-    message = `Too many concurrent requests: limit ${result.concurrency?.limit}. Try again when one of them has finished.`;
-  }
-  return new GatewayError(429, 'rate_limit_exceeded', message, { retryAfter, headers });
 }

@@ -1,15 +1,14 @@
+import { createBudgetLedger, type BudgetLedger } from './budget-ledger.ts';
 import { TARGET_STALE_MS } from './store.ts';
-import type { AdmitRequest, AdmitResult, LimitStore, TargetStatus, WindowState } from './store.ts';
+import type { AdmitRequest, AdmitResult, LimitStore, ReserveResult, TargetStatus, WindowState } from './store.ts';
+import { addEntry, readLog, settleEntry, toLogState, type TokenLog } from './token-log.ts';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
   /** Clock in epoch milliseconds (tests inject their own). */
   now?: () => number;
-}
-
-interface Window {
-  used: number;
-  resetAt: number;
+  /** The file budgets are kept in across restarts (absent: budgets live in memory only). */
+  budgetFile?: string;
 }
 
 interface TargetRecord {
@@ -30,16 +29,17 @@ const READY: TargetStatus = { state: 'ready', failures: 0, retryInMs: 0 };
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore {
   const now = options.now ?? Date.now;
-  const requests = new Map<string, Window>();
-  const tokens = new Map<string, Window>();
+  const requests = new Map<string, TokenLog>();
+  const tokens = new Map<string, TokenLog>();
+  const budgets: BudgetLedger = createBudgetLedger(options.budgetFile);
   const slots = new Map<string, Set<string>>();
   const targets = new Map<string, TargetRecord>();
 
   function admitNow(request: AdmitRequest): AdmitResult {
     const time = now();
     const { rpm = 0, tpm = 0, concurrency = 0 } = request;
-    const requestWindow = rpm > 0 ? readWindow(requests, request.id, time) : undefined;
-    const tokenWindow = tpm > 0 ? readWindow(tokens, request.id, time) : undefined;
+    const requestWindow = rpm > 0 ? readLog(requests, request.id, time) : undefined;
+    const tokenWindow = tpm > 0 ? readLog(tokens, request.id, time) : undefined;
     const held = concurrency > 0 ? getSlots(slots, request.id) : undefined;
 
     let verdict: AdmitResult['verdict'] = 'ok';
@@ -50,19 +50,34 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore 
     let requestState: WindowState | undefined;
     if (rpm > 0) {
       let window = requestWindow;
-      if (verdict === 'ok') {
-        if (!window) requests.set(request.id, (window = { used: 0, resetAt: time + request.windowMs }));
-        window.used += 1;
-      }
-      requestState = toState(verdict === 'ok', rpm, window, time);
+      if (verdict === 'ok') window = addEntry(requests, request.id, undefined, 1, time + request.windowMs);
+      requestState = toLogState(verdict === 'ok', rpm, window, time);
     }
     if (held && verdict === 'ok' && request.slot) held.add(request.slot);
     return {
       verdict,
       requests: requestState,
-      tokens: tpm > 0 ? toState(verdict !== 'tpm', tpm, tokenWindow, time) : undefined,
+      tokens: tpm > 0 ? toLogState(verdict !== 'tpm', tpm, tokenWindow, time) : undefined,
       concurrency: held ? { limit: concurrency, inUse: held.size } : undefined,
     };
+  }
+
+  function reserveNow(request: Parameters<LimitStore['reserve']>[0]): ReserveResult {
+    const time = now();
+    const { tpm, budget } = request;
+    const log = tpm > 0 ? readLog(tokens, request.id, time) : undefined;
+    const spent = budget ? budgets.read(request.id, budget) : 0;
+    let verdict: ReserveResult['verdict'] = 'ok';
+    if (log && log.used >= tpm) verdict = 'tpm';
+    else if (budget && (spent >= budget.limitNano || spent + request.costNano > budget.limitNano)) verdict = 'budget';
+    let window = log;
+    if (verdict === 'ok' && tpm > 0 && request.tokens > 0) {
+      window = addEntry(tokens, request.id, request.entry, Math.round(request.tokens), time + request.windowMs);
+    }
+    const result: ReserveResult = { verdict };
+    if (tpm > 0) result.tokens = toLogState(verdict !== 'tpm', tpm, window, time);
+    if (budget) result.spentNano = verdict === 'ok' ? budgets.add(request.id, budget, request.costNano) : spent;
+    return result;
   }
 
   function checkTargetNow(id: string, leaseMs: number): TargetStatus {
@@ -100,9 +115,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore 
     async charge(id, amount, windowMs) {
       if (!(amount > 0)) return;
       const time = now();
-      const window = readWindow(tokens, id, time);
-      if (window) window.used += amount;
-      else tokens.set(id, { used: amount, resetAt: time + windowMs });
+      addEntry(tokens, id, undefined, Math.round(amount), time + windowMs);
+    },
+    reserve: async (request) => reserveNow(request),
+    async settle(request) {
+      if (request.tpm > 0) {
+        settleEntry(tokens, request.id, request.entry, request.reservedTokens, Math.round(request.tokens), now(), request.windowMs);
+      }
+      if (request.budget) budgets.add(request.id, request.budget, request.costNano - request.reservedNano);
     },
     async release(id, slot) {
       slots.get(id)?.delete(slot);
@@ -113,22 +133,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore 
       targets.delete(id);
     },
     async close() {
+      await budgets.close();
       requests.clear();
       tokens.clear();
       slots.clear();
       targets.clear();
     },
   };
-}
-
-/** The open window of `id`, or undefined when none is open (an expired one is dropped). */
-function readWindow(map: Map<string, Window>, id: string, time: number): Window | undefined {
-  const window = map.get(id);
-  if (window && window.resetAt <= time) {
-    map.delete(id);
-    return undefined;
-  }
-  return window;
 }
 
 function readTarget(map: Map<string, TargetRecord>, id: string, time: number): TargetRecord | undefined {
@@ -144,19 +155,4 @@ function getSlots(map: Map<string, Set<string>>, id: string): Set<string> {
   let set = map.get(id);
   if (!set) map.set(id, (set = new Set()));
   return set;
-}
-
-function toState(
-  allowed: boolean,
-  limit: number,
-  window: Window | undefined,
-  time: number,
-): WindowState {
-  const used = window?.used ?? 0;
-  return {
-    allowed,
-    limit,
-    remaining: Math.max(0, limit - used),
-    resetSeconds: window ? (window.resetAt - time) / 1000 : 0,
-  };
 }

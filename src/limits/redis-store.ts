@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
@@ -5,7 +6,7 @@ import type { Logger } from 'pino';
 import { getLimitsLogger } from './log.ts';
 import { defineLimitScripts } from './redis-scripts.ts';
 import { StoreUnavailableError, TARGET_STALE_MS } from './store.ts';
-import type { AdmitResult, AdmitVerdict, LimitStore, StoreStats, TargetStatus, ValueStore, WindowState } from './store.ts';
+import type { AdmitResult, AdmitVerdict, LimitStore, ReserveResult, ReserveVerdict, StoreStats, TargetStatus, ValueStore, WindowState } from './store.ts';
 
 /** Options of {@link createRedisStore}. */
 export interface RedisStoreOptions {
@@ -27,6 +28,7 @@ export interface RedisStoreOptions {
 }
 
 const VERDICTS: readonly AdmitVerdict[] = ['ok', 'rpm', 'tpm', 'concurrency'];
+const RESERVE_VERDICTS: readonly ReserveVerdict[] = ['ok', 'tpm', 'budget'];
 const TARGET_STATES: readonly TargetStatus['state'][] = ['ready', 'cooling', 'probe'];
 
 /**
@@ -56,11 +58,19 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Limi
   redis.on('close', () => closing || outage.down(new Error('connection closed')));
   redis.on('ready', () => outage.up());
 
-  const keyCache = new Map<string, readonly [string, string, string]>();
+  // Requests, token hash, token set, slots: one hash tag per key name, so that a cluster keeps them together.
+  // Names this process's entries in request windows (unique across processes).
+  const entryPrefix = `${randomBytes(6).toString('hex')}:`;
+  let entryCounter = 0;
+  const keyCache = new Map<string, readonly [string, string, string, string]>();
   const keysOf = (id: string) => {
     let keys = keyCache.get(id);
-    if (!keys) keyCache.set(id, (keys = [`${prefix}{${id}}:r`, `${prefix}{${id}}:t`, `${prefix}{${id}}:c`]));
+    if (!keys) keyCache.set(id, (keys = [`${prefix}{${id}}:rz`, `${prefix}{${id}}:tl`, `${prefix}{${id}}:tz`, `${prefix}{${id}}:c`]));
     return keys;
+  };
+  const spendKeysOf = (id: string, period = '-') => {
+    const keys = keysOf(id);
+    return [keys[1], keys[2], `${prefix}{${id}}:b:${period}`];
   };
   const targetKey = (id: string) => `${prefix}target:{${id}}`;
 
@@ -98,10 +108,10 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Limi
       const { rpm = 0, tpm = 0, concurrency = 0 } = request;
       const keys = keysOf(request.id);
       const reply = await call(() =>
-        scripts.admit(keys, rpm, tpm, concurrency, request.windowMs, request.slot ?? '', slotTtlMs),
+        scripts.admit(keys, rpm, tpm, concurrency, request.windowMs, request.slot ?? '', slotTtlMs, rpm > 0 ? entryPrefix + (++entryCounter).toString(36) : ''),
       );
       const [code, requestsUsed, requestsTtl, tokensUsed, tokensTtl, inUse] = reply;
-      if (code === 0 && concurrency > 0 && request.slot) getSet(held, keys[2]).add(request.slot);
+      if (code === 0 && concurrency > 0 && request.slot) getSet(held, keys[3]).add(request.slot);
       return {
         verdict: VERDICTS[code],
         requests: rpm > 0 ? toState(code === 0, rpm, requestsUsed, requestsTtl) : undefined,
@@ -111,10 +121,37 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Limi
     },
     async charge(id, tokens, windowMs) {
       if (!(tokens > 0)) return;
-      await call(() => scripts.charge(keysOf(id)[1], Math.round(tokens), windowMs));
+      const keys = keysOf(id);
+      await call(() => scripts.charge([keys[1], keys[2]], Math.round(tokens), windowMs));
+    },
+    async reserve(request): Promise<ReserveResult> {
+      const { tpm, budget } = request;
+      const keys = spendKeysOf(request.id, budget?.period);
+      const args = [tpm, request.entry, Math.round(request.tokens), request.windowMs, budget?.limitNano ?? 0, request.costNano, budget?.ttlMs ?? 0];
+      const [code, used, resetMs, spent] = await call(() => scripts.reserve(keys, ...args));
+      const result: ReserveResult = { verdict: RESERVE_VERDICTS[code] };
+      if (tpm > 0) result.tokens = toState(code !== 1, tpm, used, resetMs);
+      if (budget) result.spentNano = spent;
+      return result;
+    },
+    async settle(request) {
+      const { budget } = request;
+      const keys = spendKeysOf(request.id, budget?.period);
+      const args = [
+        request.tpm,
+        request.entry,
+        Math.round(request.reservedTokens),
+        Math.round(request.tokens),
+        request.windowMs,
+        budget ? 1 : 0,
+        request.reservedNano,
+        request.costNano,
+        budget?.ttlMs ?? 0,
+      ];
+      await call(() => scripts.settle(keys, ...args));
     },
     async release(id, slot) {
-      const key = keysOf(id)[2];
+      const key = keysOf(id)[3];
       held.get(key)?.delete(slot);
       await call(() => redis.zrem(key, slot));
     },

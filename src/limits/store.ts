@@ -3,14 +3,18 @@
  * `memory-store.ts` (one process, the default) and `redis-store.ts` (shared by every process through
  * atomic Lua scripts).
  *
- * Windows are fixed windows that start with their first hit and last `windowMs` (a Redis key with a
- * TTL): all processes share one window per key, and at most `limit` requests are admitted in it. As with
- * every fixed window, a burst at the end of one window and the start of the next may reach twice the limit
- * within `windowMs`; in exchange a limit is exact and costs O(1) per request.
+ * Windows are sliding logs: every admitted request, and every token reservation or charge, is an entry
+ * that counts for `windowMs` from when it was made (a Redis sorted set scored by that time), so no edge
+ * between two windows lets twice the limit through; at most `rpm` requests are admitted in any `windowMs`.
+ * A window holds at most about `limit` entries, as entries are only added while it is under its limit.
  *
- * Tokens are charged after the response, from the vendor's actual usage; nothing is estimated up front.
- * A request is admitted while the tokens charged in the current window are under the limit, so the last
- * admitted request may overshoot the limit by its own size; the next ones wait for the window to reset.
+ * A request reserves its
+ * largest usage once its body is parsed ({@link LimitStore.reserve}) while the tokens counted in the last
+ * `windowMs` are under the limit (so the last admitted one may overshoot the limit by its own reservation)
+ * and settles its real usage afterwards ({@link LimitStore.settle}): its entry takes the real count.
+ *
+ * Budgets are USD counters per key and UTC period, in nano-USD integers: a reservation is taken only
+ * when spent + reserved stays within the budget, and settling replaces it with the real cost.
  */
 
 /** Where a key stands in one limit window. */
@@ -20,7 +24,10 @@ export interface WindowState {
   limit: number;
   /** What is left of the limit after this request (never negative). */
   remaining: number;
-  /** Seconds (ms precision) until the window resets to the full limit; 0 when no window is open. */
+  /**
+   * Seconds (ms precision) until the window is back to the full limit (its newest entry leaves) while it
+   * admits, or until it admits again (its oldest entry leaves) once spent; 0 when the window is empty.
+   */
   resetSeconds: number;
 }
 
@@ -55,6 +62,54 @@ export interface AdmitResult {
   concurrency?: { limit: number; inUse: number };
 }
 
+/** A budget of one key in one period, as the store counts it (integers of nano-USD). */
+export interface BudgetRequest {
+  /** The period's name, e.g. `d2026-11-24` or `m2026-11`. */
+  period: string;
+  limitNano: number;
+  /** How long the period's counter must be kept (until the period is over). */
+  ttlMs: number;
+}
+
+/** One reservation taken once the body is parsed: tokens (tpm) and maximum cost (budget), atomically. */
+export interface ReserveRequest {
+  id: string;
+  /** Unique id of this reservation, by which it is settled. */
+  entry: string;
+  /** Token limit; 0 means none (nothing is reserved against it). */
+  tpm: number;
+  tokens: number;
+  windowMs: number;
+  budget?: BudgetRequest;
+  costNano: number;
+}
+
+/** Which limit refused a reservation, or `ok`. */
+export type ReserveVerdict = 'ok' | 'tpm' | 'budget';
+
+/** The result of {@link LimitStore.reserve}: nothing is taken unless the verdict is `ok`. */
+export interface ReserveResult {
+  verdict: ReserveVerdict;
+  /** Present when the token limit is set. */
+  tokens?: WindowState;
+  /** Present with a budget: nano-USD spent and reserved in the period (this reservation included when taken). */
+  spentNano?: number;
+}
+
+/** Replaces a reservation by what the request really used (once; an unknown entry charges the excess). */
+export interface SettleRequest {
+  id: string;
+  entry: string;
+  /** Whether the key has a token limit (then `tokens` replaces `reservedTokens` in the window). */
+  tpm: number;
+  reservedTokens: number;
+  tokens: number;
+  windowMs: number;
+  budget?: BudgetRequest;
+  reservedNano: number;
+  costNano: number;
+}
+
 /** A target's health: `ready`, `cooling` (skip it) or `probe` (this caller alone may try it once). */
 export interface TargetStatus {
   state: 'ready' | 'cooling' | 'probe';
@@ -70,8 +125,12 @@ export interface LimitStore {
   readonly failOpen: boolean;
   /** Checks every limit of a key and, only when all pass, counts the request (rpm) and takes the slot if one is named. */
   admit(request: AdmitRequest): Promise<AdmitResult>;
-  /** Adds tokens used by a finished request to the key's token window (opening one if none is open). */
+  /** Adds tokens used by a request that reserved none to the key's token window, counted from now. */
   charge(id: string, tokens: number, windowMs: number): Promise<void>;
+  /** Reserves a request's tokens and maximum cost when every limit passes (see {@link ReserveRequest}). */
+  reserve(request: ReserveRequest): Promise<ReserveResult>;
+  /** Settles a reservation with the real usage: the token entry (if still in its window) and the budget. */
+  settle(request: SettleRequest): Promise<void>;
   /** Frees a concurrency slot; releasing an unknown or already released slot does nothing. */
   release(id: string, slot: string): Promise<void>;
   /** A target's status; when its cooldown is over, grants one caller a probe lease of `leaseMs`. */

@@ -20,6 +20,8 @@ import { readModelId, resolveModel } from './resolve-model.ts';
 import { validateBody } from './validate.ts';
 import { callVendor } from './vendor-call.ts';
 import type { Admission } from '../limits/limiter.ts';
+import { estimateReservation } from '../spend/estimate-reservation.ts';
+import { getCost } from '../spend/get-cost.ts';
 import { orderTargets } from '../routing/order-targets.ts';
 import { runAttempts } from '../routing/run-attempts.ts';
 import type { Services } from './services.ts';
@@ -47,8 +49,9 @@ interface AdmissionHolder {
 }
 
 /**
- * Route → auth → rate check → body → concurrency slot → model → handler. The slot is taken only once the
- * body is in (a slow body never pins one); the body has a deadline from the end of the headers.
+ * Route → auth → rate check → body → concurrency slot → model → token and budget reservation → handler.
+ * The slot is taken only once the body is in (a slow body never pins one); the body has a deadline from
+ * the end of the headers; the reservation (the request's largest usage) once the body is parsed.
  */
 async function serve(ctx: GatewayContext, services: Services, holder: AdmissionHolder): Promise<void> {
   const { route } = ctx;
@@ -100,6 +103,15 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
   ctx.model = model;
   const taking = admission.acquire();
   if (taking) await taking;
+  // Keys without a token limit or budget reserve nothing: no estimate is made for them.
+  const reserving = admission.countsTokens && admission.reserve(estimateReservation(route.op, model, body, raw?.length ?? 0));
+  if (reserving) {
+    try {
+      await reserving;
+    } finally {
+      Object.assign(ctx.headers, admission.headers);
+    }
+  }
   const input: CallInput = { body, raw: upload ? undefined : raw, upload };
   const { routing } = model;
   if (model.targets.length === 1 && model.fallback.length === 0 && routing.retries === 0 && !routing.attemptTimeoutMs && !routing.deadlineMs) {
@@ -252,9 +264,10 @@ export function createRequestHandler(
         try {
           const { admission } = holder;
           if (sink || admission?.countsTokens) addUsageEstimate(ctx, failure === undefined && ctx.streamFailure === undefined);
+          const costUsd = sink || admission?.countsSpend ? getCost(ctx.usage, ctx.model?.price) : undefined;
           if (admission) {
             admission.release();
-            if (admission.countsTokens) admission.charge((ctx.usage.inputTokens ?? 0) + (ctx.usage.outputTokens ?? 0));
+            if (admission.countsTokens) admission.charge((ctx.usage.inputTokens ?? 0) + (ctx.usage.outputTokens ?? 0), costUsd);
           }
           if (sink) sink(createUsageEvent(ctx, failure?.status ?? ctx.res.statusCode, performance.now() - ctx.startedAt, failure));
         } catch (error) {

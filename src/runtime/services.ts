@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { ServerSettings } from '../config/types.ts';
 import { createLimiter, type Limiter } from '../limits/limiter.ts';
@@ -21,16 +22,19 @@ export interface Services {
 export function createServices(settings: ServerSettings, store: LimitStore = createMemoryStore(), log?: Logger): Services {
   return {
     store,
-    limiter: createLimiter(store, settings.defaultLimits, { log }),
+    limiter: createLimiter(store, settings.defaultLimits, { log, windowMs: settings.limitWindowMs }),
     health: createTargetHealth(store),
     responses: createResponseStore(store.values ?? createMemoryValues()),
   };
 }
 
-/** Services over the store the config names: Redis (shared by every process) when `server.store` says so. */
-export async function openServices(settings: ServerSettings, env: NodeJS.ProcessEnv, log?: Logger): Promise<Services> {
+/**
+ * Services over the store the config names: Redis (shared by every process) when `server.store` says so;
+ * otherwise memory, with budgets kept in `server.budget_file` resolved against `configDir`.
+ */
+export async function openServices(settings: ServerSettings, env: NodeJS.ProcessEnv, log?: Logger, configDir = '.'): Promise<Services> {
   const { store } = settings;
-  if (store.kind === 'memory') return createServices(settings, undefined, log);
+  if (store.kind === 'memory') return createServices(settings, createMemoryStore({ budgetFile: resolve(configDir, settings.budgetFile) }), log);
   const url = env[store.env];
   if (!url) throw new Error(`server.store names env:${store.env}, which is not set`);
   return createServices(settings, await createRedisStore({ url, failOpen: store.failOpen, log }), log);

@@ -30,6 +30,8 @@ export interface Usage {
 export interface ChargedUsage extends Usage {
   /** Set when the counts are an estimate: the vendor's own never arrived. */
   estimated?: boolean;
+  /** Images generated (priced per image). */
+  images?: number;
 }
 
 /** The one event every request ends with: logs, metrics and token limits all read it. */
@@ -72,6 +74,8 @@ export interface UsageEvent {
   coolingTargets?: string[];
   /** Milliseconds the gateway spent outside vendor calls (the duration minus the time vendors took). */
   overheadMs: number;
+  /** What the request cost in USD under its model's price (absent when the model has no price). */
+  costUsd?: number;
 }
 
 /** A vendor resolved at start: its config plus secret and connection pool. */

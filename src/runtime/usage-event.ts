@@ -39,7 +39,7 @@ function readPath(url: string | undefined = '/'): string {
  * it cost. Fields that only failures or retries have are set only then, so a served request builds no
  * extra objects for them.
  */
-export function createUsageEvent(ctx: RequestContext, status: number, durationMs: number, error?: GatewayError): UsageEvent {
+export function createUsageEvent(ctx: RequestContext, status: number, durationMs: number, error?: GatewayError, costUsd?: number): UsageEvent {
   const event: UsageEvent = {
     requestId: ctx.id,
     key: ctx.key?.config.name,
@@ -61,6 +61,7 @@ export function createUsageEvent(ctx: RequestContext, status: number, durationMs
     attempts: ctx.attempts,
     usage: ctx.usage,
   };
+  if (costUsd !== undefined) event.costUsd = costUsd;
   if (ctx.route.native) event.native = ctx.route.native.name;
   if (ctx.failedTargets) event.failedTargets = ctx.failedTargets;
   if (ctx.coolingTargets) event.coolingTargets = ctx.coolingTargets;

@@ -54,15 +54,15 @@ describe('an admission', () => {
     expect(calls.admits.map((a) => a.id)).toEqual(['only-tpm', 'only-concurrency']);
   });
 
-  it('charges positive token counts only, and only when the key has a token limit', async () => {
+  it('charges positive token counts only, once per request, and only when the key has a token limit', async () => {
     const { store, calls } = createRecordingStore();
     const limiter = createLimiter(store, {}, { log });
-    const counted = await limiter.admit(makeKey('counted', { tpm: 100 }));
+    const key = makeKey('counted', { tpm: 100 });
+    for (const tokens of [0, Number.NaN, -5]) (await limiter.admit(key)).charge(tokens);
+    const counted = await limiter.admit(key);
     expect(counted.countsTokens).toBe(true);
-    counted.charge(0);
-    counted.charge(Number.NaN);
-    counted.charge(-5);
     counted.charge(12);
+    counted.charge(30);
     const uncounted = await limiter.admit(makeKey('uncounted', { rpm: 100 }));
     expect(uncounted.countsTokens).toBe(false);
     uncounted.charge(50);

@@ -26,7 +26,8 @@ describe('createLimiter', () => {
     expect(second.headers).toEqual({
       'x-ratelimit-limit-requests': '10',
       'x-ratelimit-remaining-requests': '8',
-      'x-ratelimit-reset-requests': '58.5s',
+      // Sliding windows: full again once the newest entry (this request) leaves, the tokens once the charge does.
+      'x-ratelimit-reset-requests': '1m0s',
       'x-ratelimit-limit-tokens': '1000',
       'x-ratelimit-remaining-tokens': '750',
       'x-ratelimit-reset-tokens': '58.5s',

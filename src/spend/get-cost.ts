@@ -1,0 +1,44 @@
+import type { ModelPrice } from '../config/types.ts';
+import type { ChargedUsage } from '../runtime/types.ts';
+
+/**
+ * The usage fields pricing reads. Counts are normalised the same way for every protocol: `inputTokens`
+ * includes cached (cache-read) and cache-write tokens, `outputTokens` includes reasoning tokens. The
+ * cached count is `cachedInputTokens` (or the older `cachedTokens`), the cache-write count
+ * `cacheCreationInputTokens` (or `cacheCreationTokens`); images (set by the image handler) and audio seconds
+ * (when a usage carries them) are priced too.
+ */
+export type PricedUsage = ChargedUsage & {
+  cachedInputTokens?: number;
+  cacheCreationInputTokens?: number;
+  cacheCreationTokens?: number;
+  audioSeconds?: number;
+};
+
+const PER_TOKEN = 1 / 1_000_000;
+
+/**
+ * What a request cost in USD under `price`: each kind of token at its own rate (cached and cache-write
+ * tokens are taken out of the input count and priced at their rates, reasoning tokens out of the output
+ * count), plus images and audio seconds. Undefined when the model has no price.
+ */
+export function getCost(usage: PricedUsage, price: ModelPrice | undefined): number | undefined {
+  if (!price) return undefined;
+  const input = count(usage.inputTokens);
+  const output = count(usage.outputTokens);
+  const cached = Math.min(input, count(usage.cachedInputTokens ?? usage.cachedTokens));
+  const written = Math.min(input - cached, count(usage.cacheCreationInputTokens ?? usage.cacheCreationTokens));
+  const reasoning = Math.min(output, count(usage.reasoningTokens));
+  const tokens =
+    (input - cached - written) * price.input +
+    cached * (price.cachedInput ?? price.input) +
+    written * (price.cacheWrite ?? price.input) +
+    (output - reasoning) * price.output +
+    reasoning * (price.reasoning ?? price.output);
+  return tokens * PER_TOKEN + count(usage.images) * (price.image ?? 0) + count(usage.audioSeconds) * (price.audioSecond ?? 0);
+}
+
+/** A count usable in a sum: absent, negative or not finite is 0. */
+function count(value: number | undefined): number {
+  return typeof value === 'number' && value > 0 && Number.isFinite(value) ? value : 0;
+}
