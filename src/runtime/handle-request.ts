@@ -269,7 +269,7 @@ export function createRequestHandler(
             admission.release();
             if (admission.countsTokens) admission.charge((ctx.usage.inputTokens ?? 0) + (ctx.usage.outputTokens ?? 0), costUsd);
           }
-          if (sink) sink(createUsageEvent(ctx, failure?.status ?? ctx.res.statusCode, performance.now() - ctx.startedAt, failure));
+          if (sink) sink(createUsageEvent(ctx, failure?.status ?? ctx.res.statusCode, performance.now() - ctx.startedAt, failure, costUsd));
         } catch (error) {
           // A close handler runs outside any request's promise: a throw here would end the process.
           process.emitWarning(error as Error);
