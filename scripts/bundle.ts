@@ -5,10 +5,22 @@
  *
  * Usage: `tsx scripts/bundle.ts [ENTRY OUTFILE]` (default: src/cli.ts -> dist/gateway.mjs).
  */
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
-/** Bundles one TypeScript entry point into an ES module for the Node versions the gateway supports. */
+/** The worker thread a config reload compiles in (src/reload/compile-in-worker.ts loads it beside the bundle). */
+const COMPILE_WORKER = 'src/reload/compile-worker.ts';
+
+/**
+ * Bundles one TypeScript entry point into an ES module for the Node versions the gateway supports. The gateway
+ * command (`src/cli.ts`) gets its reload worker too: `compile-worker.mjs` in the same folder.
+ */
 export async function bundleEntry(entry: string, outfile: string): Promise<void> {
+  await bundleOne(entry, outfile);
+  if (entry === 'src/cli.ts') await bundleOne(COMPILE_WORKER, join(dirname(outfile), 'compile-worker.mjs'));
+}
+
+async function bundleOne(entry: string, outfile: string): Promise<void> {
   await build({
     entryPoints: [entry],
     outfile,

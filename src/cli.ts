@@ -5,6 +5,7 @@ import cluster from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { handleSignals } from './cli/handle-signals.ts';
 import { readStartOptions } from './cli/read-start-options.ts';
+import { startReloads, type Reloads } from './cli/start-reloads.ts';
 import { compileConfigFile, formatProblem } from './config/index.ts';
 import type { CompiledConfig } from './config/types.ts';
 
@@ -16,7 +17,8 @@ const USAGE = `usage: gateway <command>
   start [options]     serve; --config FILE (default: generated tables of gateway.yaml), --port N, --host H,
                       --simulate (built-in simulated vendors; default when no vendor key is set),
                       --workers N (processes sharing the port), --drain-timeout S (default 30),
-                      --log-level L (default info)
+                      --log-level L (default info), --watch (reload when the --config file changes;
+                      SIGHUP reloads it too)
   dev [options]       start with listhen (pretty URL, reload on restart)
   --help, -h          this text`;
 
@@ -59,7 +61,10 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   const { createLogger, setLogSecrets } = await import('./logger.ts');
   const { listSecrets } = await import('./runtime/secrets.ts');
   const logger = createLogger(options.logLevel ?? process.env.GATEWAY_LOG_LEVEL ?? 'info');
-  const loaded = await loadConfig(options.config);
+  // A worker of `--workers N --config FILE` serves the config its primary compiled (the one serving now).
+  const fromPrimary = cluster.isWorker && options.config ? (await import('./reload/share-with-workers.ts')).receiveConfigFromPrimary() : undefined;
+  const shared = await fromPrimary?.first;
+  const loaded = shared?.config ?? (await loadConfig(options.config));
   if (typeof loaded === 'string') {
     console.error(loaded);
     return 1;
@@ -73,22 +78,55 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   }
   if (options.workers > 1 && !dev) {
     const { runWorkers } = await import('./workers.ts');
-    if (runWorkers(options.workers, logger)) return 0;
+    let hangup: (() => void) | undefined;
+    if (cluster.isPrimary && options.config) {
+      // Reloads compile once, here, and go to every worker.
+      const { shareConfigWithWorkers } = await import('./reload/share-with-workers.ts');
+      hangup = (await startReloads({ file: options.config, watch: options.watch, logger, ...shareConfigWithWorkers(config) })).hangup;
+    }
+    if (runWorkers(options.workers, logger, hangup)) return 0;
   }
   const { createGateway } = await import('./runtime/create-gateway.ts');
   const { SIMULATOR_CLIENT_KEY, simulateVendors } = await import('./simulate.ts');
+  let simulators: Awaited<ReturnType<typeof simulateVendors>>['sims'] | undefined;
   if (simulate) {
     const setup = await simulateVendors(config, env);
     config = setup.config;
     env = setup.env;
+    simulators = setup.sims;
     logger.warn(`simulate mode: every vendor is a built-in simulator; client key: ${SIMULATOR_CLIENT_KEY}`);
   }
-  setLogSecrets(logger, listSecrets(config, env));
+  // Every secret ever served stays redacted: requests still on a replaced config may log its secrets.
+  const secrets = new Set(listSecrets(config, env));
+  setLogSecrets(logger, secrets);
   const { openServices } = await import('./runtime/services.ts');
   const services = await openServices(config.server, env, logger);
   // One log line per request at `info`; below that level no usage event is built at all.
   const { createRequestLog } = await import('./cli/log-request.ts');
-  const gateway = createGateway({ config, env, services, onUsage: createRequestLog(logger) });
+  const gateway = createGateway({ config, env, services, onUsage: createRequestLog(logger), generation: shared?.generation });
+  /** Serves a newly compiled config: secrets read again from the environment, the log told the new ones. */
+  const applyConfig = async (compiled: CompiledConfig, generation?: number): Promise<number> => {
+    const next = simulators ? await simulateVendors(compiled, process.env, simulators) : { config: compiled, env: process.env };
+    const applied = gateway.reload(next.config, { env: next.env, generation });
+    for (const secret of listSecrets(next.config, next.env)) secrets.add(secret);
+    setLogSecrets(logger, secrets);
+    return applied;
+  };
+  // Without --config, SIGHUP logs that reload needs it (handle-signals.ts).
+  let hangup: (() => void) | undefined;
+  let reloads: Reloads | undefined;
+  if (fromPrimary) {
+    fromPrimary.onReload(({ config: next, generation }) => {
+      applyConfig(next, generation).then(
+        (applied) => logger.info(`reloaded by the primary: generation ${applied} serves new requests`),
+        (error: Error) => logger.error({ err: error }, 'reload from the primary failed'),
+      );
+    });
+    hangup = () => logger.info('SIGHUP reached a worker: the primary process reloads every worker');
+  } else if (options.config && !dev) {
+    reloads = await startReloads({ file: options.config, watch: options.watch, apply: applyConfig, getGeneration: () => gateway.getSnapshot().generation, logger });
+    hangup = reloads.hangup;
+  }
   const port = options.port ?? config.server.port;
   const host = options.host ?? config.server.host;
   if (dev) {
@@ -98,6 +136,7 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
     return 0;
   }
   handleSignals(logger, (signal) => {
+    reloads?.close();
     logger.info(`${signal}: draining ${gateway.inFlight()} request(s) for up to ${options.drainMs / 1000} s`);
     gateway.close(options.drainMs).then(
       () => {
@@ -109,7 +148,7 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
         process.exit(1);
       },
     );
-  });
+  }, hangup);
   const url = await gateway.listen(port, host);
   logger.info(`listening on ${url}`);
   return 0;

@@ -5,10 +5,12 @@ import { handleSignals } from './cli/handle-signals.ts';
 /**
  * Runs `count` worker processes sharing the listening port (node:cluster). Returns true in the primary,
  * which only supervises: it restarts a worker that dies, forwards SIGINT/SIGTERM so each worker drains,
- * and exits once every worker has (0, or 1 if a worker's drain failed); SIGHUP is ignored as in a worker.
- * Each worker keeps its own in-memory limits: exact limits across workers need `server.store` on Redis.
+ * and exits once every worker has (0, or 1 if a worker's drain failed); SIGHUP calls `hangup` (the reload,
+ * which the primary compiles once and sends to every worker: src/reload/share-with-workers.ts) or, without
+ * `--config`, is logged as needing it. Each worker keeps its own in-memory limits: exact limits across
+ * workers need `server.store` on Redis.
  */
-export function runWorkers(count: number, logger: Logger): boolean {
+export function runWorkers(count: number, logger: Logger, hangup?: () => void): boolean {
   if (!cluster.isPrimary) return false;
   let stopping = false;
   let exitCode = 0;
@@ -22,6 +24,6 @@ export function runWorkers(count: number, logger: Logger): boolean {
     stopping = true;
     logger.info(`${signal}: stopping ${Object.keys(cluster.workers ?? {}).length} worker(s)`);
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
-  });
+  }, hangup);
   return true;
 }

@@ -85,6 +85,7 @@ export function createUpgradeListener(getSnapshot: () => Snapshot, sink: UsageSi
         durationMs: outcome.durationMs,
         vendorCalls: ctx.vendorCalls,
         usage: ctx.usage,
+        generation: ctx.snapshot.generation,
       });
     },
   );
