@@ -96,6 +96,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const first = createSnapshot(options.config, env);
   const snapshots = createSnapshotKeeper(options.generation === undefined ? first : { ...first, generation: options.generation });
   const getSnapshot = snapshots.current;
+  let closing = false;
   const sinks = options.onUsage ?? [];
   // With no receiver no usage event is built (nor a JSON answer's usage read, unless a token limit needs it).
   // A receiver that throws is reported and skipped: it runs when a response closes, outside any request's promise.
@@ -129,6 +130,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     server,
     getSnapshot,
     reload(config, reload = {}) {
+      // Pools made after close() would never be closed.
+      if (closing) throw new Error('the gateway is shutting down; the reload was not applied');
       env = reload.env ?? env;
       const next = createSnapshot(config, env, getSnapshot());
       snapshots.swap(reload.generation === undefined ? next : { ...next, generation: reload.generation });
@@ -147,6 +150,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     inFlight: () => inFlight.active,
     async close(drainMs = 30_000) {
+      closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await drainInFlight(inFlight, drainMs);

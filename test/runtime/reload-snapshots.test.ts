@@ -108,3 +108,13 @@ describe('limits across reloads', () => {
     expect(gw.sims.openai.received).toHaveLength(3);
   });
 });
+
+describe('a reload during shutdown', () => {
+  it('is refused once close() has begun (no pool is made that nothing would close)', async () => {
+    const gw = await startTestGateway();
+    const closed = gw.close();
+    expect(() => gw.gateway.reload(gw.config)).toThrow('shutting down');
+    await closed;
+    expect(gw.gateway.getSnapshot().generation).toBe(1);
+  });
+});
