@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIMULATOR_KEYS, startOpenAISimulator, type Simulator } from '../../src/simulators/index.ts';
@@ -81,9 +81,17 @@ describe('reload under load (gateway start --config, SIGHUP every 0.5 s)', () =>
     const started = Date.now();
     const inFlight: Promise<void>[] = [];
     let reloads = 0;
+    let swaps = Promise.resolve();
     const reloader = setInterval(() => {
       reloads++;
-      void writeFile(config.file, reloads % 2 === 1 ? configA : configB).then(() => gateway.child.kill('SIGHUP'));
+      // Written as deploys do, by a rename: a reload never reads a half-written file.
+      const next = `${config.file}.${reloads}`;
+      const text = reloads % 2 === 1 ? configA : configB;
+      swaps = swaps
+        .then(() => writeFile(next, text))
+        .then(() => rename(next, config.file))
+        .then(() => void gateway.child.kill('SIGHUP'))
+        .catch((error: Error) => void failures.push(`swap: ${error.message}`));
     }, RELOAD_MS);
     // Paced: at each tick, as many requests as the rate asks for by now (an open loop, not limited by the answers).
     let sent = 0;
@@ -98,8 +106,10 @@ describe('reload under load (gateway start --config, SIGHUP every 0.5 s)', () =>
         }
       }, 5);
     });
-    clearInterval(reloader);
+    // Reloads go on until the last answer (on a slow machine the gateway may still be serving the 10 s of load).
     await Promise.all(inFlight);
+    clearInterval(reloader);
+    await swaps;
     expect(failures).toEqual([]);
     expect(sent).toBe((LOAD_MS * RATE) / 1000);
     expect(answers).toHaveLength(sent);
@@ -109,7 +119,7 @@ describe('reload under load (gateway start --config, SIGHUP every 0.5 s)', () =>
     expect(Math.max(...generations)).toBeGreaterThanOrEqual(4);
     expect(gateway.output()).not.toContain('failed: generation');
     // Each request has one log line with one generation, and every request of a generation saw the same config.
-    await waitFor(() => answers.every(({ id }) => readGenerations(gateway.output()).has(id)));
+    await waitFor(() => answers.every(({ id }) => readGenerations(gateway.output()).has(id)), 30_000);
     const logged = readGenerations(gateway.output());
     const upstreamOf = new Map<number, Set<string>>();
     for (const { id, model } of answers) {
