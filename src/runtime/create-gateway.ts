@@ -132,8 +132,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     reload(config, reload = {}) {
       // Pools made after close() would never be closed.
       if (closing) throw new Error('the gateway is shutting down; the reload was not applied');
-      env = reload.env ?? env;
-      const next = createSnapshot(config, env, getSnapshot());
+      const nextEnv = reload.env ?? env;
+      const next = createSnapshot(config, nextEnv, getSnapshot());
+      env = nextEnv;
       snapshots.swap(reload.generation === undefined ? next : { ...next, generation: reload.generation });
       server.requestTimeout = getRequestTimeout(config);
       return getSnapshot().generation;
