@@ -9,13 +9,23 @@ import { rm } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 
+/** The worker thread a config reload compiles in (src/reload/compile-in-worker.ts loads it beside the bundle). */
+const COMPILE_WORKER = 'src/reload/compile-worker.ts';
+
 /**
  * Bundles one TypeScript entry point into an ES module for the Node versions the gateway supports, at `outfile`,
- * with what it imports dynamically in chunks beside it (`<name>-chunks/`), so that code a command does not run is never
- * loaded: `gateway start` from the built tables loads neither the config compiler nor yaml nor ajv's compiler.
- * Returns esbuild's metafile (what each output imports, statically or dynamically).
+ * with what it imports dynamically in chunks beside it (`<name>-chunks/`), so that code a command does not run is
+ * never loaded: `gateway start` from the built tables loads neither the config compiler nor yaml nor ajv's compiler.
+ * The gateway command (`src/cli.ts`) gets its reload worker too: `compile-worker.mjs` in the same folder.
+ * Returns esbuild's metafile of the entry (what each output imports, statically or dynamically).
  */
 export async function bundleEntry(entry: string, outfile: string): Promise<Metafile> {
+  const metafile = await bundleOne(entry, outfile);
+  if (entry === 'src/cli.ts') await bundleOne(COMPILE_WORKER, join(dirname(outfile), 'compile-worker.mjs'));
+  return metafile;
+}
+
+async function bundleOne(entry: string, outfile: string): Promise<Metafile> {
   const name = basename(outfile, extname(outfile));
   // Chunks of this entry only, in a folder of their own: emptied first, so no stale chunk is left beside new ones.
   await rm(join(dirname(outfile), `${name}-chunks`), { recursive: true, force: true });

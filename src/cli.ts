@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname } from 'node:path';
 import { handleSignals } from './cli/handle-signals.ts';
 import { readStartOptions } from './cli/read-start-options.ts';
+import { startReloads, type Reloads } from './cli/start-reloads.ts';
 import type { CompiledConfig } from './config/types.ts';
 
 const USAGE = `usage: gateway <command>
@@ -16,7 +17,8 @@ const USAGE = `usage: gateway <command>
   start [options]     serve; --config FILE (default: generated tables of gateway.yaml), --port N, --host H,
                       --simulate (built-in simulated vendors; default when no vendor key is set),
                       --workers N (processes sharing the port), --drain-timeout S (default 30),
-                      --log-level L (default info); with server.admin in the config, the admin
+                      --log-level L (default info), --watch (reload when the --config file changes;
+                      SIGHUP reloads it too); with server.admin in the config, the admin
                       listener (/metrics, /healthz, /readyz, /admin/) starts too
   dev [options]       start with listhen (pretty URL, reload on restart)
   --help, -h          this text`;
@@ -63,7 +65,10 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   const { createLogger, setLogSecrets } = await import('./logger.ts');
   const { listSecrets } = await import('./runtime/secrets.ts');
   const logger = createLogger(options.logLevel ?? process.env.GATEWAY_LOG_LEVEL ?? 'info');
-  const loaded = await loadConfig(options.config);
+  // A worker of `--workers N --config FILE` serves the config its primary compiled (the one serving now).
+  const fromPrimary = cluster.isWorker && options.config ? (await import('./reload/share-with-workers.ts')).receiveConfigFromPrimary() : undefined;
+  const shared = await fromPrimary?.first;
+  const loaded = shared?.config ?? (await loadConfig(options.config));
   if (typeof loaded === 'string') {
     console.error(loaded);
     return 1;
@@ -78,12 +83,24 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   if (options.workers > 1 && !dev) {
     const { runWorkers } = await import('./workers.ts');
     let stopping = false;
-    if (runWorkers(options.workers, logger, () => (stopping = true))) {
+    let reloads: Reloads | undefined;
+    if (cluster.isPrimary && options.config) {
+      // Reloads compile once, here, and go to every worker.
+      const { shareConfigWithWorkers } = await import('./reload/share-with-workers.ts');
+      const onReload = config.server.admin ? (await import('./metrics/index.ts')).recordReload : undefined;
+      reloads = await startReloads({ file: options.config, watch: options.watch, logger, onReload, ...shareConfigWithWorkers(config) });
+    }
+    const onStop = () => {
+      stopping = true;
+      reloads?.close();
+    };
+    if (runWorkers(options.workers, logger, onStop, reloads?.hangup)) {
       // The primary serves the admin listener: the sum of its workers' metrics.
       const { admin } = config.server;
       if (admin) {
         const { createClusterSources, startAdminListener } = await import('./admin/index.ts');
-        const listener = await startAdminListener(createClusterSources(config, env, () => stopping), admin.host, admin.port);
+        const sources = { ...createClusterSources(config, env, () => stopping), reloader: reloads?.reloader };
+        const listener = await startAdminListener(sources, admin.host, admin.port);
         logger.info(`admin listener on ${listener.url}`);
       }
       return 0;
@@ -91,28 +108,57 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   }
   const { createGateway } = await import('./runtime/create-gateway.ts');
   const { SIMULATOR_CLIENT_KEY, simulateVendors } = await import('./simulate.ts');
+  let simulators: Awaited<ReturnType<typeof simulateVendors>>['sims'] | undefined;
   if (simulate) {
     const setup = await simulateVendors(config, env);
     config = setup.config;
     env = setup.env;
+    simulators = setup.sims;
     logger.warn(`simulate mode: every vendor is a built-in simulator; client key: ${SIMULATOR_CLIENT_KEY}`);
   }
-  setLogSecrets(logger, listSecrets(config, env));
+  // Every secret ever served stays redacted: requests still on a replaced config may log its secrets.
+  const secrets = new Set(listSecrets(config, env));
+  setLogSecrets(logger, secrets);
   const { openServices } = await import('./runtime/services.ts');
   const services = await openServices(config.server, env, logger, options.config ? dirname(options.config) : '.');
   // One log line per request at `info`; below that level (and without metrics or traces) no usage event is built.
   const { createRequestLog } = await import('./cli/log-request.ts');
   const onUsage = createRequestLog(logger);
   // Metrics only with the admin listener (in a worker, the primary serves the sum over workers).
-  const metrics = config.server.admin ? (await import('./metrics/index.ts')).createGatewayMetrics() : undefined;
+  const metricsModule = config.server.admin ? await import('./metrics/index.ts') : undefined;
+  const metrics = metricsModule?.createGatewayMetrics();
   if (metrics) onUsage.push(metrics.record);
   // Traces only with the standard OTLP variable set: the OpenTelemetry packages are loaded only then.
   const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
     ? await (await import('./tracing/create-trace-sink.ts')).createTraceSink(process.env)
     : undefined;
   if (tracing) onUsage.push(tracing.record);
-  const gateway = createGateway({ config, env, services, onUsage });
+  const gateway = createGateway({ config, env, services, onUsage, generation: shared?.generation });
   metrics?.watch({ getSnapshot: gateway.getSnapshot, inFlight: gateway.inFlight, streamsInFlight: gateway.streamsInFlight, storeStats: services.store.stats });
+  /** Serves a newly compiled config: secrets read again from the environment, the log told the new ones. */
+  const applyConfig = async (compiled: CompiledConfig, generation?: number): Promise<number> => {
+    const next = simulators ? await simulateVendors(compiled, process.env, simulators) : { config: compiled, env: process.env };
+    const applied = gateway.reload(next.config, { env: next.env, generation });
+    for (const secret of listSecrets(next.config, next.env)) secrets.add(secret);
+    setLogSecrets(logger, secrets);
+    return applied;
+  };
+  // Without --config, SIGHUP logs that reload needs it (handle-signals.ts).
+  let hangup: (() => void) | undefined;
+  let reloads: Reloads | undefined;
+  if (fromPrimary) {
+    fromPrimary.onReload(({ config: next, generation }) => {
+      applyConfig(next, generation).then(
+        (applied) => logger.info(`reloaded by the primary: generation ${applied} serves new requests`),
+        (error: Error) => logger.error({ err: error }, 'reload from the primary failed'),
+      );
+    });
+    hangup = () => logger.info('SIGHUP reached a worker: the primary process reloads every worker');
+  } else if (options.config && !dev) {
+    const getGeneration = () => gateway.getSnapshot().generation;
+    reloads = await startReloads({ file: options.config, watch: options.watch, apply: applyConfig, getGeneration, logger, onReload: metricsModule?.recordReload });
+    hangup = reloads.hangup;
+  }
   const port = options.port ?? config.server.port;
   const host = options.host ?? config.server.host;
   if (dev) {
@@ -122,6 +168,7 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
     return 0;
   }
   handleSignals(logger, (signal) => {
+    reloads?.close();
     logger.info(`${signal}: draining ${gateway.inFlight()} request(s) for up to ${options.drainMs / 1000} s`);
     gateway.close(options.drainMs).then(
       async () => {
@@ -134,13 +181,14 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
         process.exit(1);
       },
     );
-  });
+  }, hangup);
   const url = await gateway.listen(port, host);
   logger.info(`listening on ${url}`);
   const { admin } = config.server;
   if (admin && metrics && !cluster.isWorker) {
     const { createGatewaySources, startAdminListener } = await import('./admin/index.ts');
-    const listener = await startAdminListener(createGatewaySources(gateway, services, metrics), admin.host, admin.port);
+    const sources = { ...createGatewaySources(gateway, services, metrics), reloader: reloads?.reloader };
+    const listener = await startAdminListener(sources, admin.host, admin.port);
     logger.info(`admin listener on ${listener.url}`);
   }
   // Written now, not with the next 3 KB of lines: supervisors and tests wait for this line.

@@ -15,10 +15,15 @@ export interface SimulatedSetup {
 
 /**
  * Points every vendor of `config` at the built-in simulated vendor of its protocol, supplies the
- * simulators' keys, and adds a client key `sk-gateway-simulator` allowed every model.
+ * simulators' keys, and adds a client key `sk-gateway-simulator` allowed every model. A reload passes the
+ * simulators already running (`sims`), so that a new config is served by the same ones.
  */
-export async function simulateVendors(config: CompiledConfig, env: NodeJS.ProcessEnv = {}): Promise<SimulatedSetup> {
-  const sims = await startSimulators();
+export async function simulateVendors(
+  config: CompiledConfig,
+  env: NodeJS.ProcessEnv = {},
+  running?: SimulatedSetup['sims'],
+): Promise<SimulatedSetup> {
+  const sims = running ?? (await startSimulators());
   const urls: Record<Protocol, string> = {
     openai: sims.openai.url,
     anthropic: sims.anthropic.url,

@@ -5,11 +5,13 @@ import { handleSignals } from './cli/handle-signals.ts';
 /**
  * Runs `count` worker processes sharing the listening port (node:cluster). Returns true in the primary,
  * which only supervises: it restarts a worker that dies, forwards SIGINT/SIGTERM so each worker drains,
- * and exits once every worker has (0, or 1 if a worker's drain failed); SIGHUP is ignored as in a worker.
- * Each worker keeps its own in-memory limits: exact limits across workers need `server.store` on Redis.
- * `onStop` is told when the primary starts stopping (its admin listener's /readyz then says so).
+ * and exits once every worker has (0, or 1 if a worker's drain failed); SIGHUP calls `hangup` (the reload,
+ * which the primary compiles once and sends to every worker: src/reload/share-with-workers.ts) or, without
+ * `--config`, is logged as needing it. Each worker keeps its own in-memory limits: exact limits across
+ * workers need `server.store` on Redis. `onStop` is told when the primary starts stopping (its admin
+ * listener's /readyz then says so).
  */
-export function runWorkers(count: number, logger: Logger, onStop?: () => void): boolean {
+export function runWorkers(count: number, logger: Logger, onStop?: () => void, hangup?: () => void): boolean {
   if (!cluster.isPrimary) return false;
   let stopping = false;
   let exitCode = 0;
@@ -24,6 +26,6 @@ export function runWorkers(count: number, logger: Logger, onStop?: () => void): 
     onStop?.();
     logger.info(`${signal}: stopping ${Object.keys(cluster.workers ?? {}).length} worker(s)`);
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
-  });
+  }, hangup);
   return true;
 }

@@ -1,4 +1,5 @@
 import type { H3Event } from 'h3';
+import type { Reloader } from '../reload/create-reloader.ts';
 
 /** What the admin routes read: readiness, metrics and who holds an admin key. Built by the process that listens. */
 export interface AdminSources {
@@ -10,6 +11,8 @@ export interface AdminSources {
   findAdminKey(presented: string): string | undefined;
   /** A few facts for `GET /admin/status` (never a secret). */
   readStatus(): Record<string, unknown>;
+  /** The reloader of the `--config` file (absent: started from the built tables, nothing to reload). */
+  reloader?: Reloader;
 }
 
 /** One admin API route: method, path under `/admin/`, and its handler (the admin key is checked before it runs). */

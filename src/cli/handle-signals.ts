@@ -1,12 +1,15 @@
 import type { Logger } from 'pino';
 
+/** The message SIGHUP logs when the gateway serves its built tables: there is no file to read again. */
+export const RELOAD_NEEDS_CONFIG = 'SIGHUP ignored: reload needs a config file; start the gateway with --config FILE';
+
 /**
  * Makes the process answer signals like every server: the first SIGTERM or SIGINT calls `stop` (drain,
  * or forward to the workers), a repeated one is only logged (a terminal's Ctrl-C reaches every process of
- * the group, and the primary forwards it too); SIGHUP is logged and ignored, since there is no config
- * reload yet.
+ * the group, and the primary forwards it too); SIGHUP calls `hangup` (the config reload), or without one
+ * is logged as needing `--config`.
  */
-export function handleSignals(logger: Logger, stop: (signal: NodeJS.Signals) => void): void {
+export function handleSignals(logger: Logger, stop: (signal: NodeJS.Signals) => void, hangup?: () => void): void {
   let stopping: NodeJS.Signals | undefined;
   const onStop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -18,5 +21,5 @@ export function handleSignals(logger: Logger, stop: (signal: NodeJS.Signals) => 
   };
   process.on('SIGTERM', onStop);
   process.on('SIGINT', onStop);
-  process.on('SIGHUP', () => logger.warn('SIGHUP ignored: the gateway has no config reload yet; restart it to apply a new config'));
+  process.on('SIGHUP', () => (stopping ? logger.info('SIGHUP ignored while stopping') : hangup ? hangup() : logger.warn(RELOAD_NEEDS_CONFIG)));
 }

@@ -12,6 +12,8 @@ export interface StartOptions {
   workers: number;
   /** How long SIGTERM/SIGINT let requests in flight finish, in milliseconds. */
   drainMs: number;
+  /** Reload when the `--config` file changes (needs `config`). */
+  watch: boolean;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -40,6 +42,7 @@ export function readStartOptions(args: string[]): { options: StartOptions } | { 
         'log-level': { type: 'string' },
         workers: { type: 'string' },
         'drain-timeout': { type: 'string' },
+        watch: { type: 'boolean' },
       },
     }));
   } catch (error) {
@@ -54,7 +57,8 @@ export function readStartOptions(args: string[]): { options: StartOptions } | { 
     (typeof port === 'string' && port) ||
     (typeof workers === 'string' && workers) ||
     (Number.isFinite(drainSeconds) ? undefined : `--drain-timeout must be a number of seconds (0 or more), not "${drain}"`) ||
-    (logLevel === undefined || LOG_LEVELS.includes(logLevel) ? undefined : `--log-level must be one of ${LOG_LEVELS.join(', ')}, not "${logLevel}"`);
+    (logLevel === undefined || LOG_LEVELS.includes(logLevel) ? undefined : `--log-level must be one of ${LOG_LEVELS.join(', ')}, not "${logLevel}"`) ||
+    (values.watch && values.config === undefined ? '--watch needs --config FILE (the file to watch)' : undefined);
   if (error) return { error };
   return {
     options: {
@@ -66,6 +70,7 @@ export function readStartOptions(args: string[]): { options: StartOptions } | { 
       logLevel,
       workers: workers as number,
       drainMs: drainSeconds * 1000,
+      watch: values.watch ?? false,
     },
   };
 }

@@ -9,7 +9,8 @@ import { createRequestHandler, type InFlight, type UsageSink } from './handle-re
 import { drainInFlight } from './drain.ts';
 import { createUpgradeListener } from './realtime-route.ts';
 import { createServices, type Services } from './services.ts';
-import { closeSnapshot, createSnapshot } from './snapshot.ts';
+import { createSnapshot } from './snapshot.ts';
+import { createSnapshotKeeper } from './snapshot-keeper.ts';
 import type { Snapshot } from './types.ts';
 import './listings.ts';
 import './videos.ts';
@@ -27,6 +28,8 @@ export interface GatewayOptions {
   onUsage?: UsageSink[];
   /** Limits and cooldowns (default: in-memory, this process only). */
   services?: Services;
+  /** The generation of the first config (default 1; a worker started after reloads gets its primary's). */
+  generation?: number;
 }
 
 /** A running gateway. */
@@ -34,8 +37,13 @@ export interface Gateway {
   server: Server;
   /** The current snapshot. */
   getSnapshot(): Snapshot;
-  /** Swaps in a new compiled config; requests in flight keep the snapshot they started with. */
-  reload(config: CompiledConfig): void;
+  /**
+   * Swaps in a new compiled config and returns its generation: requests in flight finish on the snapshot they
+   * started with, new ones use the new one; limits and cooldowns (the services) stay; vendors whose settings and
+   * secret did not change keep their pools, replaced pools close when their last request ends. Secrets are read
+   * again from the environment (`options.env`, or the one given here).
+   */
+  reload(config: CompiledConfig, options?: ReloadOptions): number;
   listen(port?: number, host?: string): Promise<string>;
   /** Requests (streams included) still being answered. */
   inFlight(): number;
@@ -48,6 +56,14 @@ export interface Gateway {
    * then closes what is left and releases the vendor pools and the store.
    */
   close(drainMs?: number): Promise<void>;
+}
+
+/** Options of {@link Gateway.reload}. */
+export interface ReloadOptions {
+  /** The environment to read secrets from from now on (default: the one the gateway has). */
+  env?: NodeJS.ProcessEnv;
+  /** The generation to give the new snapshot (default: the current one + 1), e.g. one numbered by a primary. */
+  generation?: number;
 }
 
 /** How long a client may take to send a request's headers. */
@@ -92,8 +108,11 @@ function countStreams(inFlight: InFlight): number {
  * auxiliary routes.
  */
 export function createGateway(options: GatewayOptions): Gateway {
-  const env = options.env ?? process.env;
-  let snapshot = createSnapshot(options.config, env);
+  let env = options.env ?? process.env;
+  const first = createSnapshot(options.config, env);
+  const snapshots = createSnapshotKeeper(options.generation === undefined ? first : { ...first, generation: options.generation });
+  const getSnapshot = snapshots.current;
+  let closing = false;
   const sinks = options.onUsage ?? [];
   // With no receiver no usage event is built (nor a JSON answer's usage read, unless a token limit needs it).
   // A receiver that throws is reported and skipped: it runs when a response closes, outside any request's promise.
@@ -107,9 +126,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
   };
   const services = options.services ?? createServices(options.config.server);
-  const inFlight: InFlight = { active: 0, contexts: new Set() };
-  let closing = false;
-  const handler = createRequestHandler(() => snapshot, services, sink, createAuxiliaryApp(() => snapshot), inFlight);
+  const inFlight: InFlight = { active: 0, contexts: new Set(), snapshots };
+  const handler = createRequestHandler(getSnapshot, services, sink, createAuxiliaryApp(getSnapshot), inFlight);
   const { tls } = options.config.server;
   // Node checks the headers and request deadlines of open connections once a second (its default: 30 s).
   // Host and Expect are checked by the request listener, which answers in the caller's style (check-request-head.ts).
@@ -117,7 +135,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const server = tls
     ? createHttpsServer({ ...checking, cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, handler)
     : createHttpServer(checking, handler);
-  server.on('upgrade', createUpgradeListener(() => snapshot, sink ?? (() => undefined)));
+  server.on('upgrade', createUpgradeListener(getSnapshot, sink ?? (() => undefined)));
   server.on('clientError', answerClientError);
   server.on('checkExpectation', handler);
   server.keepAliveTimeout = 65_000;
@@ -126,12 +144,16 @@ export function createGateway(options: GatewayOptions): Gateway {
   server.requestTimeout = getRequestTimeout(options.config);
   return {
     server,
-    getSnapshot: () => snapshot,
-    reload(config) {
-      const previous = snapshot;
-      snapshot = createSnapshot(config, env);
+    getSnapshot,
+    reload(config, reload = {}) {
+      // Pools made after close() would never be closed.
+      if (closing) throw new Error('the gateway is shutting down; the reload was not applied');
+      const nextEnv = reload.env ?? env;
+      const next = createSnapshot(config, nextEnv, getSnapshot());
+      env = nextEnv;
+      snapshots.swap(reload.generation === undefined ? next : { ...next, generation: reload.generation });
       server.requestTimeout = getRequestTimeout(config);
-      setTimeout(() => void closeSnapshot(previous), 600_000).unref();
+      return getSnapshot().generation;
     },
     listen(port = options.config.server.port, host = options.config.server.host) {
       return new Promise((resolve, reject) => {
@@ -153,7 +175,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       await drainInFlight(inFlight, drainMs);
       server.closeAllConnections();
       await closed;
-      await closeSnapshot(snapshot);
+      await snapshots.closeAll();
       await services.store.close();
     },
   };

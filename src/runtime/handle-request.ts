@@ -182,6 +182,8 @@ export interface InFlight {
   contexts: Set<RequestContext>;
   /** The error the drain deadline ended the requests left with (src/runtime/drain.ts). */
   cut?: GatewayError;
+  /** Counts the requests per snapshot, so that a reload closes replaced pools when their last request ends. */
+  snapshots?: { hold(snapshot: Snapshot): void; release(snapshot: Snapshot): void };
 }
 
 /**
@@ -241,19 +243,24 @@ export function createRequestHandler(
       return;
     }
     inFlight.active++;
+    inFlight.snapshots?.hold(ctx.snapshot);
+    const end = () => {
+      inFlight.active--;
+      inFlight.snapshots?.release(ctx.snapshot);
+    };
     let failure: GatewayError | undefined;
     let watched = false;
     try {
       if (!ctx.matched && fallback?.(req, res)) {
         watched = true;
-        res.on('close', () => inFlight.active--);
+        res.on('close', end);
         return;
       }
       const holder: AdmissionHolder = {};
       watched = true;
       inFlight.contexts.add(ctx);
       res.on('close', () => {
-        inFlight.active--;
+        end();
         // Gone from the set before its close: the drain deadline ended it (and aborted its vendor call).
         if (!inFlight.contexts.delete(ctx)) failure = inFlight.cut;
         else if (!res.writableFinished) {
@@ -279,7 +286,7 @@ export function createRequestHandler(
         failure = fail(ctx, error);
       });
     } catch (error) {
-      if (!watched) res.on('close', () => inFlight.active--);
+      if (!watched) res.on('close', end);
       failure = fail(ctx, error);
     }
   };

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { Agent, Pool, ProxyAgent, type Dispatcher } from 'undici';
 import type { CompiledConfig, KeyEntry, VendorEntry } from '../config/types.ts';
 import { createRedactor, type Redactor } from './redact.ts';
@@ -22,17 +23,39 @@ function createDispatcher(vendor: VendorEntry, origin: string): Dispatcher {
   return tls ? new Agent({ ...options, connect: tls }) : new Pool(origin, options);
 }
 
-function createVendor(vendor: VendorEntry, env: NodeJS.ProcessEnv, redactor: Redactor): RuntimeVendor {
+/** Whether a vendor of the previous snapshot can lend its pool: same settings, same secret, same CA file bytes. */
+function canKeepPool(previous: RuntimeVendor | undefined, vendor: VendorEntry, secret: string | undefined): previous is RuntimeVendor {
+  if (!previous || previous.secret !== secret || !isDeepStrictEqual(previous.config, vendor)) return false;
+  if (!vendor.caFile) return true;
+  try {
+    return readFileSync(vendor.caFile).equals(previous.caBytes ?? Buffer.alloc(0));
+  } catch {
+    return false;
+  }
+}
+
+function createVendor(vendor: VendorEntry, env: NodeJS.ProcessEnv, redactor: Redactor, previous?: RuntimeVendor): RuntimeVendor {
   const url = new URL(vendor.baseUrl);
   const secret = vendor.auth.kind === 'none' ? undefined : env[vendor.auth.env];
+  // A reload keeps the connection pool of a vendor whose settings and secret did not change.
+  const kept = canKeepPool(previous, vendor, secret);
   return {
     config: vendor,
     secret,
     origin: url.origin,
     basePath: url.pathname.replace(/\/+$/, ''),
-    dispatcher: createDispatcher(vendor, url.origin),
+    dispatcher: kept ? previous.dispatcher : createDispatcher(vendor, url.origin),
     redactor,
+    ...(vendor.caFile ? { caBytes: kept ? previous.caBytes : readCa(vendor.caFile) } : {}),
   };
+}
+
+function readCa(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
 }
 
 function compileGlobs(patterns: string[]): (model: string) => boolean {
@@ -59,15 +82,19 @@ function createKey(key: KeyEntry, env: NodeJS.ProcessEnv): RuntimeKey | undefine
 /**
  * Builds the immutable runtime snapshot of a compiled config: vendor pools with their secrets,
  * key digests, model map, route matcher and the redactor of every secret held. A reload builds a new one
- * and swaps the pointer.
+ * from the `previous` snapshot (its generation + 1, the pools of unchanged vendors kept) and swaps the pointer;
+ * secrets are read from `env` again.
  */
-export function createSnapshot(config: CompiledConfig, env: NodeJS.ProcessEnv = process.env): Snapshot {
+export function createSnapshot(config: CompiledConfig, env: NodeJS.ProcessEnv = process.env, previous?: Snapshot): Snapshot {
   const keys = config.keys.map((k) => createKey(k, env)).filter((k): k is RuntimeKey => k !== undefined);
   const taskSecret = readTaskSecret(config, env, keys.map((k) => k.digest));
   const redactor = createRedactor(listSecrets(config, env, taskSecret));
-  const vendors = new Map(Object.values(config.vendors).map((v) => [v.name, createVendor(v, env, redactor)]));
+  const vendors = new Map(
+    Object.values(config.vendors).map((v) => [v.name, createVendor(v, env, redactor, previous?.vendors.get(v.name))]),
+  );
   return {
     config,
+    generation: previous ? previous.generation + 1 : 1,
     vendors,
     models: new Map(Object.entries(config.models)),
     keys,
@@ -78,7 +105,7 @@ export function createSnapshot(config: CompiledConfig, env: NodeJS.ProcessEnv = 
   };
 }
 
-/** Closes every vendor connection pool of a snapshot. */
+/** Closes every vendor connection pool of a snapshot (pools it shares with a later snapshot too). */
 export async function closeSnapshot(snapshot: Snapshot): Promise<void> {
   await Promise.all([...snapshot.vendors.values()].map((v) => v.dispatcher.close().catch(() => undefined)));
 }

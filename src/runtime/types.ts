@@ -76,6 +76,8 @@ export interface UsageEvent {
   overheadMs: number;
   /** What the request cost in USD under its model's price (absent when the model has no price). */
   costUsd?: number;
+  /** The config generation (`Snapshot.generation`) the request started on and was served by. */
+  generation: number;
 }
 
 /** A vendor resolved at start: its config plus secret and connection pool. */
@@ -89,6 +91,8 @@ export interface RuntimeVendor {
   basePath: string;
   /** Removes every secret of the snapshot from what this vendor says (absent: nothing to remove). */
   redactor?: Redactor;
+  /** The bytes of `config.caFile` the pool was made with (a reload keeps the pool only while they are the same). */
+  caBytes?: Buffer;
 }
 
 /** A client key resolved at start. */
@@ -103,6 +107,8 @@ export interface RuntimeKey {
 /** The immutable per-process snapshot a request takes at its start (reload swaps the pointer). */
 export interface Snapshot {
   config: CompiledConfig;
+  /** The config generation: 1 for the config the process started with, +1 per successful reload. */
+  generation: number;
   vendors: Map<string, RuntimeVendor>;
   models: Map<string, ModelEntry>;
   keys: RuntimeKey[];

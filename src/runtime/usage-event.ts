@@ -60,6 +60,7 @@ export function createUsageEvent(ctx: RequestContext, status: number, durationMs
     vendorCalls: ctx.vendorCalls,
     attempts: ctx.attempts,
     usage: ctx.usage,
+    generation: ctx.snapshot.generation,
   };
   if (costUsd !== undefined) event.costUsd = costUsd;
   if (ctx.route.native) event.native = ctx.route.native.name;

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleEntry } from '../../scripts/bundle.ts';
 import { startCliGateway } from '../helpers/start-cli-gateway.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 /** Runs the bundle with `args` until it exits; resolves with its exit code and output. */
 async function runToExit(bundle: string, args: string[]): Promise<{ code: number | null; output: string }> {
@@ -56,6 +57,25 @@ describe('gateway start from the bundle', () => {
     expect(await gateway.stop('SIGTERM')).toBe(0);
     expect(gateway.output()).toContain('drained; exiting');
   }, 30_000);
+
+  it('reloads --config FILE on SIGHUP: its compile worker is bundled beside it (dist/compile-worker.mjs)', async () => {
+    const file = join(dir, 'reload.yaml');
+    await writeFile(file, await readFile('gateway.yaml', 'utf8'));
+    const gateway = await startCliGateway(file, {}, [], [process.execPath, bundle, 'start']);
+    try {
+      await writeFile(file, (await readFile('gateway.yaml', 'utf8')).replace(/^models:\n/m, 'models:\n  bundle-reloaded: { vendor: openai, upstream: gpt-4o-mini }\n'));
+      gateway.child.kill('SIGHUP');
+      await waitFor(() => gateway.output().includes('generation 2 serves new requests'), 20_000);
+      const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk-gateway-simulator', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'bundle-reloaded', messages: [{ role: 'user', content: 'after the reload' }] }),
+      });
+      expect(response.status).toBe(200);
+    } finally {
+      expect(await gateway.stop('SIGTERM')).toBe(0);
+    }
+  }, 40_000);
 
   it('serves as usual beside sources that match its tables', async () => {
     await cp('gateway.yaml', join(dir, 'gateway.yaml'));

@@ -77,11 +77,11 @@ describe('signals reach the process that serves', () => {
   it.each([
     ["npm start's command", LAUNCHERS.node],
     ['bin/gateway.mjs', LAUNCHERS.bin],
-  ])('%s: SIGHUP is logged as ignored and the gateway keeps serving', async (_name, launcher) => {
+  ])('%s: SIGHUP reloads the --config file (generation 2) and the gateway keeps serving', async (_name, launcher) => {
     const gateway = await startCliGateway(config.file, ENV, [], launcher);
     try {
       gateway.child.kill('SIGHUP');
-      await waitFor(() => gateway.output().includes('SIGHUP ignored'));
+      await waitFor(() => gateway.output().includes('generation 2 serves new requests'), 20_000);
       expect(await chat(gateway.url)).toBe(200);
       expect(gateway.child.exitCode).toBeNull();
     } finally {
@@ -89,12 +89,14 @@ describe('signals reach the process that serves', () => {
     }
   }, 30_000);
 
-  it('--workers 2: SIGTERM to the primary drains every worker (a stream in flight finishes), SIGHUP is ignored', async () => {
+  it('--workers 2: SIGTERM to the primary drains every worker (a stream in flight finishes), SIGHUP reloads each', async () => {
     sim.reset();
     const gateway = await startCliGateway(config.file, ENV, ['--workers', '2'], LAUNCHERS.bin);
     await waitFor(() => gateway.output().match(/listening on/g)?.length === 2, 20_000);
     gateway.child.kill('SIGHUP');
-    await waitFor(() => gateway.output().includes('SIGHUP ignored'));
+    // Compiled once, in the primary; each worker serves generation 2.
+    await waitFor(() => gateway.output().match(/reloaded by the primary: generation 2/g)?.length === 2, 20_000);
+    expect(gateway.output().match(/reloading .* \(SIGHUP\)/g)).toHaveLength(1);
     expect(await chat(gateway.url)).toBe(200);
     sim.reset();
     await expectDrainOnSigterm(gateway, sim);
