@@ -36,7 +36,7 @@ beforeAll(async () => {
     .replace('port: 8787', 'port: 8788')
     .replace('key: env:GATEWAY_API_KEY', 'key: env:ROTATED_GATEWAY_KEY')
     .replace('keys:\n', `keys:\n  - { name: team-b, sha256: ${DIGEST}, models: [gpt-4o], limits: { rpm: 5 } }\n`)
-    .replace('  gpt-4o: { vendor: openai }', '  gpt-4o: { vendor: anthropic }')
+    .replace('  gpt-4o: { vendor: openai,', '  gpt-4o: { vendor: anthropic,')
     .replace(/^ {2}whisper-1: .*\n/m, '');
   await writeFile(newFile, changed);
 });
@@ -79,7 +79,7 @@ describe('gateway diff', () => {
     const broken = join(dir, 'broken.yaml');
     await writeFile(broken, 'server:\n  port: [1\n');
     const badVendor = join(dir, 'bad-vendor.yaml');
-    await writeFile(badVendor, (await readFile(oldFile, 'utf8')).replace('  gpt-4o: { vendor: openai }', '  gpt-4o: { vendor: nobody }'));
+    await writeFile(badVendor, (await readFile(oldFile, 'utf8')).replace('  gpt-4o: { vendor: openai,', '  gpt-4o: { vendor: nobody,'));
     const { code, stdout, stderr } = await runDiff([broken, badVendor]);
     expect(code).toBe(2);
     expect(stdout).toBe('');
