@@ -125,10 +125,10 @@ describe('messages adapter: responses', () => {
       model: 'claude-sonnet-4-20250514',
       content: [{ type: 'text', text: 'The image is a single white pixel on a transparent background.' }],
       finishReason: 'stop',
-      usage: { inputTokens: 27, outputTokens: 16, totalTokens: 43, cachedTokens: 0, cacheCreationTokens: 0 },
+      usage: { inputTokens: 27, outputTokens: 16, cachedTokens: 0, cacheCreationTokens: 0 },
     });
     const cached = adapter.decodeResponse({ content: [], stop_reason: 'max_tokens', usage: { input_tokens: 10, cache_read_input_tokens: 90, cache_creation_input_tokens: 5, output_tokens: 3, output_tokens_details: { thinking_tokens: 2 } } });
-    expect(cached.usage).toEqual({ inputTokens: 105, outputTokens: 3, totalTokens: 108, cachedTokens: 90, cacheCreationTokens: 5, reasoningTokens: 2 });
+    expect(cached.usage).toEqual({ inputTokens: 105, outputTokens: 3, cachedTokens: 90, cacheCreationTokens: 5, reasoningTokens: 2 });
     expect(cached.finishReason).toBe('length');
   });
 
@@ -194,12 +194,12 @@ describe('messages adapter: streams', () => {
     expect(done).toBe(true);
     expect(events).toEqual([
       { type: 'start', id: 'msg_4QpJur2dWWDjF6C758FbBw5vm12BaVipnK', model: 'claude-sonnet-4-20250514' },
-      { type: 'usage', usage: { inputTokens: 11, outputTokens: 1, totalTokens: 12, cachedTokens: 0, cacheCreationTokens: 0 } },
+      { type: 'usage', usage: { inputTokens: 11, outputTokens: 1, cachedTokens: 0, cacheCreationTokens: 0 } },
       { type: 'text', text: 'Hello' },
       { type: 'text', text: ' there' },
       { type: 'text', text: '!' },
       { type: 'finish', reason: 'stop' },
-      { type: 'usage', usage: { inputTokens: 11, outputTokens: 6, totalTokens: 17, cachedTokens: 0, cacheCreationTokens: 0 } },
+      { type: 'usage', usage: { inputTokens: 11, outputTokens: 6, cachedTokens: 0, cacheCreationTokens: 0 } },
     ]);
   });
 
