@@ -91,7 +91,7 @@ function compileModel(id: string, raw: any, models: Record<string, any>, vendors
       cooldownAfter: routing.cooldown_after ?? 3,
       cooldownMs: parseDuration(routing.cooldown ?? '30s'),
     },
-    chat: { defaultMaxTokens: raw.chat?.default_max_tokens ?? 4096, strict: raw.chat?.strict ?? false },
+    chat: { defaultMaxTokens: raw.chat?.default_max_tokens ?? 4096, strict: raw.chat?.strict ?? false, ...(raw.chat?.cache === 'auto' ? { cache: 'auto' } : {}) },
     ownedBy: raw.owned_by ?? targets[0].vendor ?? 'gateway',
   };
   if (raw.images) entry.images = compileImages(raw.images);

@@ -150,6 +150,8 @@ export interface ChatOptions {
   /** max_tokens sent when the target protocol requires it and the client sent none. */
   defaultMaxTokens: number;
   strict: boolean;
+  /** `auto`: translated requests to a protocol with prompt-cache breakpoints get them placed (issue 14). */
+  cache?: 'auto';
 }
 
 /** Retry and fallback policy of a model (see issue 6). */

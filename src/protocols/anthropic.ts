@@ -19,7 +19,8 @@ function readUsage(json: any): Usage | undefined {
   return {
     inputTokens: input,
     outputTokens: output,
-    cachedTokens: cached,
+    cachedInputTokens: cached,
+    cacheCreationInputTokens: usage.cache_creation_input_tokens,
   };
 }
 

@@ -34,7 +34,7 @@ export function handleChat(state: OpenAIState, req: SimRequest, res: ServerRespo
   }
   let promptTokens = 0;
   for (const message of messages) promptTokens += countTokens(readText(message?.content));
-  const cachedTokens = Math.min(state.cachedInputTokens, promptTokens);
+  const cachedInputTokens = Math.min(state.cachedInputTokens, promptTokens);
   const last = messages[messages.length - 1];
   const lastText = readText(last?.content);
   const calls = last?.role === 'tool' ? undefined : planToolCalls(state, body, lastText);
@@ -47,7 +47,7 @@ export function handleChat(state: OpenAIState, req: SimRequest, res: ServerRespo
   const stop = cut === undefined ? 'stop' : 'length';
   if (body.stream === true) {
     const includeUsage = body.stream_options?.include_usage === true;
-    return streamChat(state, res, { id, created, model, includeUsage, promptTokens, cachedTokens }, calls, text, stop);
+    return streamChat(state, res, { id, created, model, includeUsage, promptTokens, cachedInputTokens }, calls, text, stop);
   }
   let message: string;
   let finish: string;
@@ -63,7 +63,7 @@ export function handleChat(state: OpenAIState, req: SimRequest, res: ServerRespo
   }
   const json =
     `{"id":"${id}","object":"chat.completion","created":${created},"model":${model},"choices":[{"index":0,"message":${message},` +
-    `"logprobs":null,"finish_reason":"${finish}"}],"usage":${usageJson(promptTokens, completionTokens, cachedTokens)},"service_tier":"default","system_fingerprint":"fp_sim"}`;
+    `"logprobs":null,"finish_reason":"${finish}"}],"usage":${usageJson(promptTokens, completionTokens, cachedInputTokens)},"service_tier":"default","system_fingerprint":"fp_sim"}`;
   sendJson(res, 200, json);
 }
 
@@ -95,7 +95,7 @@ interface ChunkContext {
   created: number;
   model: string;
   includeUsage: boolean;
-  cachedTokens: number;
+  cachedInputTokens: number;
   promptTokens: number;
 }
 
@@ -135,7 +135,7 @@ function streamChat(
   }
   const tail = [chunk('{}', finish)];
   if (ctx.includeUsage) {
-    tail.push(formatSse(`${prefix}],"usage":${usageJson(ctx.promptTokens, completionTokens, ctx.cachedTokens)}}`));
+    tail.push(formatSse(`${prefix}],"usage":${usageJson(ctx.promptTokens, completionTokens, ctx.cachedInputTokens)}}`));
   }
   tail.push('data: [DONE]\n\n');
   return writeStream(res, SSE_HEADERS, { head: [head], paced, tail }, state.streamIntervalMs);

@@ -22,7 +22,7 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
     const strict = call.model.chat.strict || ctx.key?.config.strict === true;
     const policy = createFieldPolicy(strict, client.fieldNames);
     const request = client.decodeRequest(call.body, { policy, stream });
-    const wire = vendor.encodeRequest(request, { model: call.target.upstream, policy, defaultMaxTokens: call.model.chat.defaultMaxTokens });
+    const wire = vendor.encodeRequest(request, { model: call.target.upstream, policy, defaultMaxTokens: call.model.chat.defaultMaxTokens, cache: call.model.chat.cache });
     // Built before the vendor is called: once it has answered, nothing here may fail.
     const dropped = formatDroppedFields(policy.dropped);
     const headers: Record<string, string> = dropped === undefined ? {} : { 'x-gateway-dropped-fields': dropped };
@@ -49,7 +49,8 @@ function recordUsage(ctx: RequestContext, usage: CanonicalUsage): void {
   if (usage.inputTokens !== undefined) target.inputTokens = usage.inputTokens;
   if (usage.outputTokens !== undefined) target.outputTokens = usage.outputTokens;
   if (usage.inputTokens !== undefined || usage.outputTokens !== undefined || usage.totalTokens !== undefined) target.totalTokens = getTotalTokens(usage);
-  if (usage.cachedTokens !== undefined) target.cachedTokens = usage.cachedTokens;
+  if (usage.cachedInputTokens !== undefined) target.cachedInputTokens = usage.cachedInputTokens;
+  if (usage.cacheCreationInputTokens !== undefined) target.cacheCreationInputTokens = usage.cacheCreationInputTokens;
   if (usage.reasoningTokens !== undefined) target.reasoningTokens = usage.reasoningTokens;
 }
 

@@ -46,16 +46,16 @@ export function readAnthropicUsage(usage: unknown): CanonicalUsage {
   return {
     inputTokens: input === undefined ? undefined : input + (cacheRead ?? 0) + (cacheWrite ?? 0),
     outputTokens: readNumber(usage.output_tokens),
-    cachedTokens: cacheRead,
-    cacheCreationTokens: cacheWrite,
+    cachedInputTokens: cacheRead,
+    cacheCreationInputTokens: cacheWrite,
     reasoningTokens: readNumber(usage.output_tokens_details?.thinking_tokens),
   };
 }
 
 /** Writes canonical usage as a messages `usage` object (uncached input apart from cache reads and writes). */
 export function writeAnthropicUsage(usage: CanonicalUsage): Record<string, unknown> {
-  const cached = usage.cachedTokens ?? 0;
-  const created = usage.cacheCreationTokens ?? 0;
+  const cached = usage.cachedInputTokens ?? 0;
+  const created = usage.cacheCreationInputTokens ?? 0;
   const out: Record<string, unknown> = {
     input_tokens: Math.max(0, (usage.inputTokens ?? 0) - cached - created),
     output_tokens: usage.outputTokens ?? 0,
