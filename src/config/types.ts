@@ -110,6 +110,26 @@ export interface VendorEntry {
   caFile?: string;
   /** Vendor error codes that mean a content-policy violation (mapped to `content_policy_violation`). */
   policyErrorCodes: string[];
+  /** What the vendor accepts in a translated chat request, over its protocol's defaults. */
+  request?: RequestFacts;
+}
+
+/** Inclusive bounds of a numeric request parameter. */
+export interface NumberRange {
+  min?: number;
+  max?: number;
+}
+
+/**
+ * Request facts (issue 14), declared on a vendor or model in YAML (`request:`) over defaults per protocol
+ * (src/translate/request-facts.ts): which field carries the output-token limit, which optional fields
+ * the vendor rejects, and the parameter ranges it enforces.
+ */
+export interface RequestFacts {
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /** Vendor request fields dropped before the call (listed in `x-gateway-dropped-fields`). */
+  unsupportedFields?: string[];
+  ranges?: { temperature?: NumberRange; topP?: NumberRange };
 }
 
 /** One concrete place a model is served: a vendor and the model name it knows. */
@@ -174,6 +194,8 @@ export interface ModelEntry {
   routing: RoutingPolicy;
   images?: ImageOptions;
   chat: ChatOptions;
+  /** Request facts of this model, over its vendor's. */
+  request?: RequestFacts;
   /** Display name and owner used by the model listings. */
   ownedBy: string;
 }

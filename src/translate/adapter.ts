@@ -24,6 +24,8 @@ export interface EncodeOptions {
   defaultMaxTokens: number;
   /** `auto`: a protocol with explicit prompt-cache breakpoints places them (model `chat.cache`). */
   cache?: 'auto';
+  /** The field of the output-token limit on protocols that have two (request-facts.ts). */
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
 }
 
 /** A request ready for the vendor: path relative to its base URL, and the JSON body. */

@@ -14,6 +14,7 @@ import { createFieldPolicy } from './field-policy.ts';
 import { createIdSuffix } from './helpers.ts';
 import { readVendorError } from '../runtime/vendor-error.ts';
 import { answerStream } from './stream-answer.ts';
+import { applyRanges, dropUnsupportedFields, getRequestFacts } from './request-facts.ts';
 
 /** A client style's adapter and the vendor protocol's adapter joined into one handler. */
 export function createTranslationHandler(style: Style, client: ClientAdapter, vendor: VendorAdapter, stream?: boolean): OpHandler {
@@ -21,8 +22,12 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
     const { ctx } = call;
     const strict = call.model.chat.strict || ctx.key?.config.strict === true;
     const policy = createFieldPolicy(strict, client.fieldNames);
-    const request = client.decodeRequest(call.body, { policy, stream });
-    const wire = vendor.encodeRequest(request, { model: call.target.upstream, policy, defaultMaxTokens: call.model.chat.defaultMaxTokens, cache: call.model.chat.cache });
+    const facts = getRequestFacts(call.vendor.config, call.model);
+    const request = applyRanges(client.decodeRequest(call.body, { policy, stream }), facts, policy, client.fieldNames);
+    const wire = vendor.encodeRequest(request, {
+      model: call.target.upstream, policy, defaultMaxTokens: call.model.chat.defaultMaxTokens, cache: call.model.chat.cache, maxTokensField: facts.maxTokensField,
+    });
+    dropUnsupportedFields(wire.body, facts, policy, client.fieldNames);
     // Built before the vendor is called: once it has answered, nothing here may fail.
     const dropped = formatDroppedFields(policy.dropped);
     const headers: Record<string, string> = dropped === undefined ? {} : { 'x-gateway-dropped-fields': dropped };

@@ -8,7 +8,7 @@ import { placeCacheBreakpoints } from '../cache-control.ts';
  * Builds the messages call. `max_tokens` is required by the protocol: the client's value, else the
  * model's `chat.defaultMaxTokens`. Consecutive turns of one role are merged, empty text blocks and empty
  * turns are left out (the protocol rejects both), and tool results lead their user turn.
- * Temperature is passed unchanged (the vendor answers 400 above its own range). Prompt-cache
+ * Temperature arrives inside the protocol's 0..1 (request-facts.ts clamps it, or rejects it). Prompt-cache
  * breakpoints are written as `cache_control` (the system prompt then becomes one text block); with
  * `cache: auto` they are placed for a client that set none (cache-control.ts).
  */

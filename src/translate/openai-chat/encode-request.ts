@@ -17,7 +17,7 @@ export function encodeOpenAIChatRequest(request: CanonicalRequest, options: Enco
     body.stream = true;
     body.stream_options = { include_usage: true };
   }
-  if (request.maxTokens !== undefined) body.max_completion_tokens = request.maxTokens;
+  if (request.maxTokens !== undefined) body[options.maxTokensField ?? 'max_completion_tokens'] = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;
   if (request.topK !== undefined) policy.drop('topK');
