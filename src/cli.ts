@@ -137,7 +137,7 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   metrics?.watch({ getSnapshot: gateway.getSnapshot, inFlight: gateway.inFlight, streamsInFlight: gateway.streamsInFlight, storeStats: services.store.stats });
   /** Serves a newly compiled config: secrets read again from the environment, the log told the new ones. */
   const applyConfig = async (compiled: CompiledConfig, generation?: number): Promise<number> => {
-    const next = simulators ? await simulateVendors(compiled, process.env, simulators) : { config: compiled, env: process.env };
+    const next = simulators ? await simulateVendors(compiled, process.env, { running: simulators }) : { config: compiled, env: process.env };
     const applied = gateway.reload(next.config, { env: next.env, generation });
     for (const secret of listSecrets(next.config, next.env)) secrets.add(secret);
     setLogSecrets(logger, secrets);

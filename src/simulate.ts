@@ -1,5 +1,5 @@
 import type { CompiledConfig, Protocol } from './config/types.ts';
-import { startSimulators, SIMULATOR_KEYS } from './simulators/index.ts';
+import { startSimulators, SIMULATOR_KEYS, type SimulatorOptions } from './simulators/index.ts';
 
 /** The client key accepted in simulate mode (printed at start; never valid against real vendors). */
 export const SIMULATOR_CLIENT_KEY = 'sk-gateway-simulator';
@@ -16,14 +16,15 @@ export interface SimulatedSetup {
 /**
  * Points every vendor of `config` at the built-in simulated vendor of its protocol, supplies the
  * simulators' keys, and adds a client key `sk-gateway-simulator` allowed every model. A reload passes the
- * simulators already running (`sims`), so that a new config is served by the same ones.
+ * simulators already running (`running`), so that a new config is served by the same ones; `simulators` are
+ * options per simulator when they start (tests: usage shapes).
  */
 export async function simulateVendors(
   config: CompiledConfig,
   env: NodeJS.ProcessEnv = {},
-  running?: SimulatedSetup['sims'],
+  options: { running?: SimulatedSetup['sims']; simulators?: Partial<Record<Protocol, SimulatorOptions>> } = {},
 ): Promise<SimulatedSetup> {
-  const sims = running ?? (await startSimulators());
+  const sims = options.running ?? (await startSimulators({ options: options.simulators }));
   const urls: Record<Protocol, string> = {
     openai: sims.openai.url,
     anthropic: sims.anthropic.url,

@@ -72,7 +72,18 @@ function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): 
   const models = config.models ?? {};
   const transforms = config.transforms ?? {};
 
+  const checkRanges = (path: Path, ranges: any) => {
+    for (const [field, range] of Object.entries<any>(ranges ?? {})) {
+      if (range && typeof range.min === 'number' && typeof range.max === 'number' && range.min > range.max) {
+        report([...path, 'request', 'ranges', field], `min ${range.min} is above max ${range.max}`);
+      }
+    }
+  };
   for (const [name, vendor] of Object.entries<any>(vendors)) {
+    checkRanges(['vendors', name], vendor.request?.ranges);
+    if (vendor.request?.max_tokens_field !== undefined && vendor.protocol !== 'openai') {
+      report(['vendors', name, 'request', 'max_tokens_field'], `only vendors of protocol openai choose the field (this one speaks ${vendor.protocol})`);
+    }
     let url: URL | undefined;
     try {
       url = new URL(vendor.base_url);
@@ -93,6 +104,7 @@ function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): 
     }
   };
   for (const [id, model] of Object.entries<any>(models)) {
+    checkRanges(['models', id], model.request?.ranges);
     if (model.vendor !== undefined && !(model.vendor in vendors)) report(['models', id, 'vendor'], `unknown vendor "${model.vendor}"`);
     if (model.vendor === undefined && !model.targets) report(['models', id], 'needs a vendor or targets');
     if (model.vendor !== undefined && model.targets) report(['models', id, 'targets'], 'give either vendor or targets, not both');

@@ -7,6 +7,7 @@ import type {
   ModelPrice,
   ModelSource,
   NativeEntry,
+  RequestFacts,
   RouteEntry,
   TargetEntry,
   VendorAuth,
@@ -45,7 +46,22 @@ function compileVendor(name: string, raw: any): VendorEntry {
     ...(raw.proxy ? { proxy: raw.proxy } : {}),
     ...(raw.ca_file ? { caFile: raw.ca_file } : {}),
     policyErrorCodes: [...(raw.policy_error_codes ?? [])].sort(),
+    ...(raw.request ? { request: compileRequestFacts(raw.request) } : {}),
   };
+}
+
+/** A `request:` section (vendor or model) as RequestFacts; absent parts stay absent. */
+function compileRequestFacts(raw: any): RequestFacts {
+  const facts: RequestFacts = {};
+  if (raw.max_tokens_field) facts.maxTokensField = raw.max_tokens_field;
+  if (raw.unsupported_fields) facts.unsupportedFields = [...raw.unsupported_fields].sort();
+  if (raw.ranges) {
+    const ranges: NonNullable<RequestFacts['ranges']> = {};
+    if (raw.ranges.temperature) ranges.temperature = { ...raw.ranges.temperature };
+    if (raw.ranges.top_p) ranges.topP = { ...raw.ranges.top_p };
+    facts.ranges = ranges;
+  }
+  return facts;
 }
 
 function compileTarget(ref: any, models: Record<string, any>): TargetEntry {
@@ -94,8 +110,9 @@ function compileModel(id: string, raw: any, models: Record<string, any>): ModelE
       cooldownAfter: routing.cooldown_after ?? 3,
       cooldownMs: parseDuration(routing.cooldown ?? '30s'),
     },
-    chat: { defaultMaxTokens: raw.chat?.default_max_tokens ?? 4096, strict: raw.chat?.strict ?? false },
+    chat: { defaultMaxTokens: raw.chat?.default_max_tokens ?? 4096, strict: raw.chat?.strict ?? false, ...(raw.chat?.cache === 'auto' ? { cache: 'auto' } : {}) },
     ownedBy: raw.owned_by ?? targets[0].vendor ?? 'gateway',
+    ...(raw.request ? { request: compileRequestFacts(raw.request) } : {}),
   };
   if (raw.price) entry.price = compilePrice(raw.price);
   if (raw.images) entry.images = compileImages(raw.images);

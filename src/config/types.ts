@@ -171,6 +171,26 @@ export interface VendorEntry {
   caFile?: string;
   /** Vendor error codes that mean a content-policy violation (mapped to `content_policy_violation`). */
   policyErrorCodes: string[];
+  /** What the vendor accepts in a translated chat request, over its protocol's defaults. */
+  request?: RequestFacts;
+}
+
+/** Inclusive bounds of a numeric request parameter. */
+export interface NumberRange {
+  min?: number;
+  max?: number;
+}
+
+/**
+ * Request facts (issue 14), declared on a vendor or model in YAML (`request:`) over defaults per protocol
+ * (src/translate/request-facts.ts): which field carries the output-token limit, which optional fields
+ * the vendor rejects, and the parameter ranges it enforces.
+ */
+export interface RequestFacts {
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /** Vendor request fields dropped before the call (listed in `x-gateway-dropped-fields`). */
+  unsupportedFields?: string[];
+  ranges?: { temperature?: NumberRange; topP?: NumberRange };
 }
 
 /** One concrete place a model is served: a vendor and the model name it knows. */
@@ -211,6 +231,8 @@ export interface ChatOptions {
   /** max_tokens sent when the target protocol requires it and the client sent none. */
   defaultMaxTokens: number;
   strict: boolean;
+  /** `auto`: translated requests to a protocol with prompt-cache breakpoints get them placed (issue 14). */
+  cache?: 'auto';
 }
 
 /** Retry and fallback policy of a model (see issue 6). */
@@ -233,6 +255,8 @@ export interface ModelEntry {
   routing: RoutingPolicy;
   images?: ImageOptions;
   chat: ChatOptions;
+  /** Request facts of this model, over its vendor's. */
+  request?: RequestFacts;
   /** Display name and owner used by the model listings. */
   ownedBy: string;
   /** `{ store: false }`: responses created through this model are never kept by the gateway. */

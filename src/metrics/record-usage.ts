@@ -47,7 +47,7 @@ export function createUsageRecorder(metrics: RequestMetrics, isKnownModel: (mode
     }
     observeTokens(metrics, labels, 'input', usage.inputTokens);
     observeTokens(metrics, labels, 'output', usage.outputTokens);
-    observeTokens(metrics, labels, 'cached_input', usage.cachedInputTokens ?? usage.cachedTokens);
+    observeTokens(metrics, labels, 'cached_input', usage.cachedInputTokens);
     observeTokens(metrics, labels, 'cache_creation_input', usage.cacheCreationInputTokens);
     observeTokens(metrics, labels, 'reasoning', usage.reasoningTokens);
   };

@@ -2,7 +2,11 @@ import { decodeAnthropicError } from '../translate/anthropic/response.ts';
 import type { ProtocolAdapter } from './types.ts';
 import type { Usage } from '../runtime/types.ts';
 
-/** Reads Anthropic usage from a message, `message_start` (`message.usage`) or `message_delta` (`usage`). */
+/**
+ * Reads Anthropic usage from a message, `message_start` (`message.usage`) or `message_delta` (`usage`).
+ * No total (the protocol has none, and a `message_delta` may carry `output_tokens` alone): `addUsage`
+ * adds input and output once both are known.
+ */
 function readUsage(json: any): Usage | undefined {
   const usage = json?.usage ?? json?.message?.usage;
   if (!usage || typeof usage !== 'object') return undefined;
@@ -15,8 +19,8 @@ function readUsage(json: any): Usage | undefined {
   return {
     inputTokens: input,
     outputTokens: output,
-    totalTokens: input !== undefined && output !== undefined ? input + output : undefined,
-    cachedTokens: cached,
+    cachedInputTokens: cached,
+    cacheCreationInputTokens: usage.cache_creation_input_tokens,
   };
 }
 

@@ -11,7 +11,7 @@ function readUsage(json: any): Usage | undefined {
     outputTokens:
       usage.candidatesTokenCount === undefined ? undefined : usage.candidatesTokenCount + (usage.thoughtsTokenCount ?? 0),
     totalTokens: usage.totalTokenCount,
-    cachedTokens: usage.cachedContentTokenCount,
+    cachedInputTokens: usage.cachedContentTokenCount,
     reasoningTokens: usage.thoughtsTokenCount,
   };
 }

@@ -12,7 +12,7 @@ function readUsage(json: any): Usage | undefined {
     inputTokens: input,
     outputTokens: output,
     totalTokens: usage.total_tokens ?? (input !== undefined ? input + (output ?? 0) : undefined),
-    cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? usage.input_tokens_details?.cached_tokens,
+    cachedInputTokens: usage.prompt_tokens_details?.cached_tokens ?? usage.input_tokens_details?.cached_tokens,
     reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? usage.output_tokens_details?.reasoning_tokens,
   };
 }

@@ -1,4 +1,5 @@
 import type { ChargedUsage, RequestContext } from './types.ts';
+import { countTextTokens } from './count-text-tokens.ts';
 
 /**
  * The billing rule's fallback: every request that reached a vendor is charged, streamed or not, finished
@@ -13,12 +14,20 @@ import type { ChargedUsage, RequestContext } from './types.ts';
  *   than text is; the estimate still errs high for one-token chunks, never low.
  *
  * The usage then carries `estimated: true` (in the usage event and the log line) and limits charge it.
- * The chars/4 rule of thumb stands in for a tokenizer; this module is the one place to swap one in.
+ *
+ * This module is the gateway's one estimator: the byte rules above (cheap, run when a request ends
+ * without counts) and {@link estimateTextTokens}, a real tokenizer loaded on first use, which answers
+ * count_tokens for vendors without a counting endpoint (and is there for budget reservations).
  */
 export const BYTES_PER_TOKEN = 4;
 
 /** Bytes of a streamed answer (SSE framing and JSON envelopes included) counted as one token. */
 export const STREAM_BYTES_PER_TOKEN = 32;
+
+/** Tokens of a text by a real tokenizer (loaded on first use; see count-text-tokens.ts). */
+export function estimateTextTokens(text: string): Promise<number> {
+  return countTextTokens(text);
+}
 
 /** Tokens estimated from a byte count. */
 export function estimateTokens(bytes: number): number {

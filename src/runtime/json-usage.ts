@@ -61,11 +61,18 @@ export function hasErrorField(bytes: Buffer): boolean {
   return false;
 }
 
-/** Copies the usage fields a vendor reported into the request's usage. */
+/**
+ * Copies the usage fields a vendor reported into the request's usage. A report without a total (a
+ * protocol that has none) makes the total input + output of the counts known so far, so a later event
+ * with the output alone still updates it.
+ */
 export function addUsage(into: Usage, usage: Usage | undefined): void {
   if (!usage) return;
   for (const [name, value] of Object.entries(usage) as [keyof Usage, number | undefined][]) {
     if (value !== undefined) into[name] = value;
+  }
+  if (usage.totalTokens === undefined && into.inputTokens !== undefined && into.outputTokens !== undefined) {
+    into.totalTokens = into.inputTokens + into.outputTokens;
   }
 }
 

@@ -17,12 +17,20 @@ import type { ProtocolAdapter } from '../protocols/types.ts';
 import type { Redactor } from './redact.ts';
 import type { ResponseStore } from '../responses-state/response-store.ts';
 
-/** Token counts a vendor reported (absent fields: not reported). */
+/**
+ * Token counts a vendor reported (absent fields: not reported), in one meaning whatever the protocol:
+ * `inputTokens` includes the cached and cache-write tokens, `outputTokens` the reasoning tokens (so
+ * pricing takes cached and cache-write tokens out of the input before pricing them apart).
+ */
 export interface Usage {
   inputTokens?: number;
   outputTokens?: number;
   totalTokens?: number;
-  cachedTokens?: number;
+  /** Input tokens read from the vendor's prompt cache (part of `inputTokens`). */
+  cachedInputTokens?: number;
+  /** Input tokens written to the vendor's prompt cache (part of `inputTokens`). */
+  cacheCreationInputTokens?: number;
+  /** Output tokens spent on reasoning (part of `outputTokens`). */
   reasoningTokens?: number;
 }
 

@@ -7,8 +7,12 @@ export interface ClaudeReply {
   text?: string;
   tools: { id: string; name: string; input: Record<string, unknown> }[];
   stopReason: 'end_turn' | 'max_tokens' | 'tool_use';
+  /** Uncached input tokens (`input_tokens`). */
   inputTokens: number;
   outputTokens: number;
+  /** Input tokens read from / written to the prompt cache (0 without `cache_control`). */
+  cacheRead: number;
+  cacheWrite: number;
 }
 
 /** Words in `system` and every text / tool_result block of the messages (the simulated input_tokens). */
@@ -46,12 +50,12 @@ export function planClaudeReply(body: Record<string, any>, nextId: () => string)
     const calls = tools.map((t: any) => ({ id: `toolu_${nextId()}`, name: String(t.name), input: createToolArgs(t.input_schema, lastText) }));
     const text = choice.type === 'auto' ? `Calling ${calls.map((c: { name: string }) => c.name).join(', ')}.` : undefined;
     const outputTokens = countTokens(text ?? '') + calls.reduce((n: number, c: any) => n + countTokens(JSON.stringify(c.input)) + 1, 0);
-    return { text, tools: calls, stopReason: 'tool_use', inputTokens, outputTokens };
+    return { text, tools: calls, stopReason: 'tool_use', inputTokens, outputTokens, cacheRead: 0, cacheWrite: 0 };
   }
   const full = createEcho(lastText);
   const cut = truncateWords(full, body.max_tokens);
   const text = cut ?? full;
-  return { text, tools: [], stopReason: cut === undefined ? 'end_turn' : 'max_tokens', inputTokens, outputTokens: countTokens(text) };
+  return { text, tools: [], stopReason: cut === undefined ? 'end_turn' : 'max_tokens', inputTokens, outputTokens: countTokens(text), cacheRead: 0, cacheWrite: 0 };
 }
 
 /** The non-stream `message` object (fixtures/anthropic/messages-response.json). */
@@ -69,25 +73,30 @@ export function createClaudeMessage(id: string, model: string, reply: ClaudeRepl
     stop_sequence: null,
     usage: {
       input_tokens: reply.inputTokens,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: reply.cacheWrite,
+      cache_read_input_tokens: reply.cacheRead,
       output_tokens: reply.outputTokens,
       service_tier: 'standard',
     },
   };
 }
 
-/** Streams a reply exactly like fixtures/anthropic/messages-stream.sse and messages-tools-stream.sse. */
+/**
+ * Streams a reply exactly like fixtures/anthropic/messages-stream.sse and messages-tools-stream.sse, or,
+ * with `deltaUsage: 'output-only'`, with `output_tokens` alone in `message_delta.usage` (as
+ * fixtures/anthropic/messages-stream-output-only-usage.sse).
+ */
 export function streamClaudeMessage(
   res: ServerResponse,
   id: string,
   model: string,
   reply: ClaudeReply,
   headers: Record<string, string>,
-  pacing: { streamEvents?: number; streamIntervalMs: number },
+  pacing: { streamEvents?: number; streamIntervalMs: number; deltaUsage?: 'repeat-input' | 'output-only' },
 ): void | Promise<void> {
   const ev = (type: string, data: unknown): string => formatSse(JSON.stringify(data), type);
-  const usage = { input_tokens: reply.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const usage = { input_tokens: reply.inputTokens, cache_creation_input_tokens: reply.cacheWrite, cache_read_input_tokens: reply.cacheRead };
+  const deltaUsage = pacing.deltaUsage === 'output-only' ? { output_tokens: reply.outputTokens } : { ...usage, output_tokens: reply.outputTokens };
   const start = { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1, service_tier: 'standard' } };
   const head = [ev('message_start', { type: 'message_start', message: start })];
   const paced: string[] = [];
@@ -115,7 +124,7 @@ export function streamClaudeMessage(
   }
   const tail = [
     ...(textStop !== undefined && reply.tools.length === 0 ? [textStop] : []),
-    ev('message_delta', { type: 'message_delta', delta: { stop_reason: reply.stopReason, stop_sequence: null }, usage: { ...usage, output_tokens: reply.outputTokens } }),
+    ev('message_delta', { type: 'message_delta', delta: { stop_reason: reply.stopReason, stop_sequence: null }, usage: deltaUsage }),
     ev('message_stop', { type: 'message_stop' }),
   ];
   return writeStream(res, { ...SSE_HEADERS, ...headers }, { head, paced, tail }, pacing.streamIntervalMs);

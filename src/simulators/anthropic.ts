@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { createClaudeCache } from './anthropic-cache.ts';
 import { countClaudeInput, createClaudeMessage, planClaudeReply, streamClaudeMessage } from './anthropic-messages.ts';
 import { SIMULATOR_KEYS } from './keys.ts';
 import { readJson, sendJson, startSimServer, type SimRequest } from './sim-server.ts';
@@ -35,12 +36,14 @@ export function createAnthropicError(status: number, message?: string, requestId
 
 /**
  * Starts a simulated Anthropic API; `url` is `http://127.0.0.1:P` (the SDK appends /v1/...).
- * Accepts the key as `x-api-key` or `Authorization: Bearer`, requires `anthropic-version`.
+ * Accepts the key as `x-api-key` or `Authorization: Bearer`, requires `anthropic-version`. Keeps a
+ * prompt cache keyed by `cache_control` marks (anthropic-cache.ts).
  */
 export async function startAnthropicSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const key = options.key ?? SIMULATOR_KEYS.anthropic;
   const nextId = createIdMaker('sim');
-  const pacing = { streamEvents: options.streamEvents, streamIntervalMs: options.streamIntervalMs ?? 0 };
+  const pacing = { streamEvents: options.streamEvents, streamIntervalMs: options.streamIntervalMs ?? 0, deltaUsage: options.messageDeltaUsage };
+  const useCache = createClaudeCache();
   const handle = (req: SimRequest, res: ServerResponse): void | Promise<void> => {
     const requestId = `req_${nextId()}`;
     const headers = { 'request-id': requestId };
@@ -64,6 +67,10 @@ export async function startAnthropicSimulator(options: SimulatorOptions = {}): P
     if (problem) return fail(400, problem);
     if (route === 'POST /v1/messages/count_tokens') return sendJson(res, 200, { input_tokens: countClaudeInput(body) }, headers);
     const reply = planClaudeReply(body, nextId);
+    const cache = useCache(body);
+    reply.cacheRead = cache.read;
+    reply.cacheWrite = cache.written;
+    reply.inputTokens -= cache.read + cache.written;
     const id = `msg_${nextId()}`;
     if (body.stream === true) return streamClaudeMessage(res, id, body.model, reply, headers, pacing);
     sendJson(res, 200, createClaudeMessage(id, body.model, reply), headers);

@@ -72,6 +72,7 @@ function planCalls(body: Record<string, any>, text: string): { functionCall: { n
  * function in one part each, finishReason STOP, as fixtures/gemini/function-call-response.json.
  * The stream (`alt=sse`) is CRLF-framed `data:` events holding new text only; the last has finishReason
  * and usage. Without `alt=sse` the same chunks come back as one JSON array, as the REST API does.
+ * `cachedInputTokens` of the prompt (at most all of it) are reported as `cachedContentTokenCount`.
  */
 export function answerGenerate(
   res: ServerResponse,
@@ -80,7 +81,7 @@ export function answerGenerate(
   responseId: string,
   stream: boolean,
   sse: boolean,
-  pacing: { streamEvents?: number; streamIntervalMs: number },
+  pacing: { streamEvents?: number; streamIntervalMs: number; cachedInputTokens?: number },
 ): void | Promise<void> {
   const last = body.contents[body.contents.length - 1];
   const hasResponse = Array.isArray(last?.parts) && last.parts.some((p: any) => isObject(p?.functionResponse));
@@ -92,11 +93,14 @@ export function answerGenerate(
   const prompt = countGeminiPrompt(body);
   const output = calls.length > 0 ? calls.reduce((n, c) => n + countTokens(JSON.stringify(c.functionCall.args)) + 1, 0) : countTokens(text);
   const promptDetails = [{ modality: 'TEXT', tokenCount: prompt }];
+  const cached = Math.min(pacing.cachedInputTokens ?? 0, prompt);
   const fullUsage = {
     promptTokenCount: prompt,
     candidatesTokenCount: output,
     totalTokenCount: prompt + output,
+    ...(cached > 0 ? { cachedContentTokenCount: cached } : {}),
     promptTokensDetails: promptDetails,
+    ...(cached > 0 ? { cacheTokensDetails: [{ modality: 'TEXT', tokenCount: cached }] } : {}),
     candidatesTokensDetails: [{ modality: 'TEXT', tokenCount: output }],
   };
   const headers = { 'content-type': 'application/json; charset=UTF-8' };

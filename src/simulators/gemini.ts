@@ -69,7 +69,7 @@ function notFound(model: string, method: string): unknown {
 export async function startGeminiSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const key = options.key ?? SIMULATOR_KEYS.gemini;
   const nextId = createIdMaker('simresp');
-  const pacing = { streamEvents: options.streamEvents, streamIntervalMs: options.streamIntervalMs ?? 0 };
+  const pacing = { streamEvents: options.streamEvents, streamIntervalMs: options.streamIntervalMs ?? 0, cachedInputTokens: options.cachedInputTokens };
   const handle = (req: SimRequest, res: ServerResponse): void | Promise<void> => {
     const query = new URLSearchParams(req.search);
     const given = (req.headers['x-goog-api-key'] as string | undefined) ?? query.get('key') ?? undefined;

@@ -7,7 +7,7 @@ import { startDashScopeSimulator } from './dashscope.ts';
 import { startGeminiSimulator } from './gemini.ts';
 import { SIMULATOR_KEYS } from './keys.ts';
 import { startOpenAISimulator, type OpenAISimulator } from './openai.ts';
-import type { SimulatedVendor, Simulator } from './types.ts';
+import type { SimulatedVendor, Simulator, SimulatorOptions } from './types.ts';
 
 export type { Fault, RecordedRequest, SimulatedVendor, Simulator, SimulatorOptions } from './types.ts';
 export type { OpenAISimulator } from './openai.ts';
@@ -15,8 +15,11 @@ export type { MultipartRecord } from './openai-state.ts';
 export { SIMULATOR_KEYS, startAnthropicSimulator, startDashScopeSimulator, startGeminiSimulator, startOpenAISimulator };
 
 
-/** Starts all four simulators (keys default to SIMULATOR_KEYS); `close()` stops them all. */
-export async function startSimulators(o: { keys?: Partial<Record<SimulatedVendor, string>> } = {}): Promise<{
+/**
+ * Starts all four simulators (keys default to SIMULATOR_KEYS; `options` per vendor, e.g. the usage
+ * shapes of SimulatorOptions); `close()` stops them all.
+ */
+export async function startSimulators(o: { keys?: Partial<Record<SimulatedVendor, string>>; options?: Partial<Record<SimulatedVendor, SimulatorOptions>> } = {}): Promise<{
   openai: OpenAISimulator;
   anthropic: Simulator;
   gemini: Simulator;
@@ -25,10 +28,10 @@ export async function startSimulators(o: { keys?: Partial<Record<SimulatedVendor
 }> {
   const keys = { ...SIMULATOR_KEYS, ...o.keys };
   const [openai, anthropic, gemini, dashscope] = await Promise.all([
-    startOpenAISimulator({ key: keys.openai }),
-    startAnthropicSimulator({ key: keys.anthropic }),
-    startGeminiSimulator({ key: keys.gemini }),
-    startDashScopeSimulator({ key: keys.dashscope }),
+    startOpenAISimulator({ ...o.options?.openai, key: keys.openai }),
+    startAnthropicSimulator({ ...o.options?.anthropic, key: keys.anthropic }),
+    startGeminiSimulator({ ...o.options?.gemini, key: keys.gemini }),
+    startDashScopeSimulator({ ...o.options?.dashscope, key: keys.dashscope }),
   ]);
   return {
     openai,

@@ -13,14 +13,15 @@ interface ToolCall {
 }
 
 const DETAILS =
-  '"prompt_tokens_details":{"cached_tokens":0,"audio_tokens":0},"completion_tokens_details":{"reasoning_tokens":0,"audio_tokens":0,"accepted_prediction_tokens":0,"rejected_prediction_tokens":0}}';
+  '"audio_tokens":0},"completion_tokens_details":{"reasoning_tokens":0,"audio_tokens":0,"accepted_prediction_tokens":0,"rejected_prediction_tokens":0}}';
 
 /**
  * POST /v1/chat/completions. Replies `Echo: <text of the last message>` (the user's prompt, or the tool
  * result after a tool call); with `tools` (and a last message that is not a tool result) it calls every
  * declared function (only the first when `parallel_tool_calls` is false, only the named one for a named
  * `tool_choice`, none for "none"). The text is cut to max_completion_tokens (or max_tokens) words,
- * finish_reason "length". prompt_tokens = words in all messages; completion_tokens = words replied.
+ * finish_reason "length". prompt_tokens = words in all messages; completion_tokens = words replied;
+ * `prompt_tokens_details.cached_tokens` = the simulator's `cachedInputTokens` (at most prompt_tokens).
  */
 export function handleChat(state: OpenAIState, req: SimRequest, res: ServerResponse): void | Promise<void> {
   const body = readJson(req.body);
@@ -33,6 +34,7 @@ export function handleChat(state: OpenAIState, req: SimRequest, res: ServerRespo
   }
   let promptTokens = 0;
   for (const message of messages) promptTokens += countTokens(readText(message?.content));
+  const cachedInputTokens = Math.min(state.cachedInputTokens, promptTokens);
   const last = messages[messages.length - 1];
   const lastText = readText(last?.content);
   const calls = last?.role === 'tool' ? undefined : planToolCalls(state, body, lastText);
@@ -45,7 +47,7 @@ export function handleChat(state: OpenAIState, req: SimRequest, res: ServerRespo
   const stop = cut === undefined ? 'stop' : 'length';
   if (body.stream === true) {
     const includeUsage = body.stream_options?.include_usage === true;
-    return streamChat(state, res, { id, created, model, includeUsage, promptTokens }, calls, text, stop);
+    return streamChat(state, res, { id, created, model, includeUsage, promptTokens, cachedInputTokens }, calls, text, stop);
   }
   let message: string;
   let finish: string;
@@ -61,12 +63,12 @@ export function handleChat(state: OpenAIState, req: SimRequest, res: ServerRespo
   }
   const json =
     `{"id":"${id}","object":"chat.completion","created":${created},"model":${model},"choices":[{"index":0,"message":${message},` +
-    `"logprobs":null,"finish_reason":"${finish}"}],"usage":${usageJson(promptTokens, completionTokens)},"service_tier":"default","system_fingerprint":"fp_sim"}`;
+    `"logprobs":null,"finish_reason":"${finish}"}],"usage":${usageJson(promptTokens, completionTokens, cachedInputTokens)},"service_tier":"default","system_fingerprint":"fp_sim"}`;
   sendJson(res, 200, json);
 }
 
-function usageJson(prompt: number, completion: number): string {
-  return `{"prompt_tokens":${prompt},"completion_tokens":${completion},"total_tokens":${prompt + completion},${DETAILS}`;
+function usageJson(prompt: number, completion: number, cached: number): string {
+  return `{"prompt_tokens":${prompt},"completion_tokens":${completion},"total_tokens":${prompt + completion},"prompt_tokens_details":{"cached_tokens":${cached},${DETAILS}`;
 }
 
 function toWireCall(call: ToolCall): unknown {
@@ -93,6 +95,7 @@ interface ChunkContext {
   created: number;
   model: string;
   includeUsage: boolean;
+  cachedInputTokens: number;
   promptTokens: number;
 }
 
@@ -132,7 +135,7 @@ function streamChat(
   }
   const tail = [chunk('{}', finish)];
   if (ctx.includeUsage) {
-    tail.push(formatSse(`${prefix}],"usage":${usageJson(ctx.promptTokens, completionTokens)}}`));
+    tail.push(formatSse(`${prefix}],"usage":${usageJson(ctx.promptTokens, completionTokens, ctx.cachedInputTokens)}}`));
   }
   tail.push('data: [DONE]\n\n');
   return writeStream(res, SSE_HEADERS, { head: [head], paced, tail }, state.streamIntervalMs);

@@ -24,6 +24,8 @@ export interface OpenAIState {
   origin: string;
   streamEvents?: number;
   streamIntervalMs: number;
+  /** Prompt tokens reported as cached (SimulatorOptions.cachedInputTokens). */
+  cachedInputTokens: number;
   nextId: () => string;
   /** Ids of images served at GET /files/<id>.png. */
   files: Set<string>;
@@ -38,6 +40,7 @@ export function createOpenAIState(key: string, streamEvents: number | undefined,
     origin: '',
     streamEvents,
     streamIntervalMs,
+    cachedInputTokens: 0,
     nextId: createIdMaker('sim'),
     files: new Set(),
     videos: new Map(),

@@ -60,6 +60,7 @@ const MODELS = [
 /** Starts a simulated OpenAI API; `url` is `http://127.0.0.1:P/v1`. */
 export async function startOpenAISimulator(options: SimulatorOptions = {}): Promise<OpenAISimulator> {
   const state = createOpenAIState(options.key ?? SIMULATOR_KEYS.openai, options.streamEvents, options.streamIntervalMs ?? 0);
+  state.cachedInputTokens = options.cachedInputTokens ?? 0;
   const realtime = createRealtime(state);
   const sim = await startSimServer({
     options,

@@ -52,6 +52,19 @@ export interface SimulatorOptions {
   streamIntervalMs?: number;
   /** Set false to skip recording `received` (the benchmark: no memory growth). Default true. */
   record?: boolean;
+  /**
+   * Messages streams only: what `message_delta.usage` carries. `repeat-input` (default) repeats the input
+   * counts beside `output_tokens`, as the verified transcript does (fixtures/anthropic/messages-stream.sse);
+   * `output-only` sends `output_tokens` alone, as Anthropic's documented example does
+   * (fixtures/anthropic/messages-stream-output-only-usage.sse).
+   */
+  messageDeltaUsage?: 'repeat-input' | 'output-only';
+  /**
+   * OpenAI and Gemini chat only: this many prompt tokens (at most all of them) are reported as read from
+   * the vendor's automatic prompt cache (`prompt_tokens_details.cached_tokens`, `cachedContentTokenCount`,
+   * both included in the prompt count). The Anthropic simulator caches by `cache_control` instead.
+   */
+  cachedInputTokens?: number;
 }
 
 /** The vendors that have a simulator. */

@@ -4,16 +4,10 @@ import type { ChargedUsage } from '../runtime/types.ts';
 /**
  * The usage fields pricing reads. Counts are normalised the same way for every protocol: `inputTokens`
  * includes cached (cache-read) and cache-write tokens, `outputTokens` includes reasoning tokens. The
- * cached count is `cachedInputTokens` (or the older `cachedTokens`), the cache-write count
- * `cacheCreationInputTokens` (or `cacheCreationTokens`); images (set by the image handler) and audio seconds
+ * cached count is `cachedInputTokens`, the cache-write count `cacheCreationInputTokens`; images (set by the image handler) and audio seconds
  * (when a usage carries them) are priced too.
  */
-export type PricedUsage = ChargedUsage & {
-  cachedInputTokens?: number;
-  cacheCreationInputTokens?: number;
-  cacheCreationTokens?: number;
-  audioSeconds?: number;
-};
+export type PricedUsage = ChargedUsage & { audioSeconds?: number };
 
 const PER_TOKEN = 1 / 1_000_000;
 
@@ -26,8 +20,8 @@ export function getCost(usage: PricedUsage, price: ModelPrice | undefined): numb
   if (!price) return undefined;
   const input = count(usage.inputTokens);
   const output = count(usage.outputTokens);
-  const cached = Math.min(input, count(usage.cachedInputTokens ?? usage.cachedTokens));
-  const written = Math.min(input - cached, count(usage.cacheCreationInputTokens ?? usage.cacheCreationTokens));
+  const cached = Math.min(input, count(usage.cachedInputTokens));
+  const written = Math.min(input - cached, count(usage.cacheCreationInputTokens));
   const reasoning = Math.min(output, count(usage.reasoningTokens));
   const tokens =
     (input - cached - written) * price.input +

@@ -21,7 +21,7 @@ export function getRequestAttributes(event: UsageEvent): Record<string, string |
     ['gen_ai.response.model', event.target?.slice(event.target.indexOf('/') + 1)],
     ['gen_ai.usage.input_tokens', usage.inputTokens],
     ['gen_ai.usage.output_tokens', usage.outputTokens],
-    ['gen_ai.usage.cache_read.input_tokens', usage.cachedInputTokens ?? usage.cachedTokens],
+    ['gen_ai.usage.cache_read.input_tokens', usage.cachedInputTokens],
     ['gen_ai.usage.cache_creation.input_tokens', usage.cacheCreationInputTokens],
     ['gen_ai.usage.reasoning.output_tokens', usage.reasoningTokens],
     ['http.route', event.route],

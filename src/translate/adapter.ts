@@ -22,6 +22,10 @@ export interface EncodeOptions {
   policy: FieldPolicy;
   /** Sent as the maximum output tokens when the protocol requires a value and the client gave none. */
   defaultMaxTokens: number;
+  /** `auto`: a protocol with explicit prompt-cache breakpoints places them (model `chat.cache`). */
+  cache?: 'auto';
+  /** The field of the output-token limit on protocols that have two (request-facts.ts). */
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
 }
 
 /** A request ready for the vendor: path relative to its base URL, and the JSON body. */

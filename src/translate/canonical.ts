@@ -8,7 +8,13 @@
  * - Tool call arguments are JSON text (as streamed); adapters that need an object parse them.
  * - Usage counts follow one meaning whatever the vendor: `inputTokens` includes cached and cache-write
  *   tokens, `outputTokens` includes reasoning tokens.
+ * - Prompt-cache breakpoints (`cacheControl`, the messages protocol's `cache_control` object) may sit on
+ *   content parts, tools and the end of the system prompt; only a protocol with explicit breakpoints
+ *   writes them (see cache-control.ts).
  */
+
+/** A prompt-cache breakpoint as the messages protocol writes it (e.g. `{type: "ephemeral", ttl: "1h"}`). */
+export type CacheControl = Record<string, unknown>;
 
 /** Why generation stopped. Vendor values outside this set map to `other`. */
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'other';
@@ -17,6 +23,7 @@ export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' |
 export interface TextPart {
   type: 'text';
   text: string;
+  cacheControl?: CacheControl;
 }
 
 /** Where an image comes from: a URL (http(s)) or inline base64 bytes with their media type. */
@@ -30,6 +37,7 @@ export interface ImagePart {
   source: ImageSource;
   /** The chat-completions `detail` hint (low/high/auto), when the client sent one. */
   detail?: string;
+  cacheControl?: CacheControl;
 }
 
 /** A tool call made by the assistant; `arguments` is JSON text. */
@@ -38,6 +46,7 @@ export interface ToolCallPart {
   id: string;
   name: string;
   arguments: string;
+  cacheControl?: CacheControl;
 }
 
 /** The result of a tool call, sent back by the client in a user message. */
@@ -48,6 +57,7 @@ export interface ToolResultPart {
   name?: string;
   content: Array<TextPart | ImagePart>;
   isError?: boolean;
+  cacheControl?: CacheControl;
 }
 
 /** Any part of a message. */
@@ -64,6 +74,7 @@ export interface CanonicalTool {
   name: string;
   description?: string;
   parameters: Record<string, unknown>;
+  cacheControl?: CacheControl;
 }
 
 /** Whether and which tool the model must call. */
@@ -85,6 +96,8 @@ export interface ResponseFormat {
 export interface CanonicalRequest {
   /** System and developer instructions, joined in order. */
   system?: string;
+  /** A prompt-cache breakpoint at the end of the system prompt (the last one the client set there). */
+  systemCacheControl?: CacheControl;
   messages: CanonicalMessage[];
   tools?: CanonicalTool[];
   toolChoice?: ToolChoice;
@@ -111,10 +124,11 @@ export interface CanonicalUsage {
   inputTokens?: number;
   outputTokens?: number;
   totalTokens?: number;
-  /** Input tokens read from a prompt cache. */
-  cachedTokens?: number;
-  /** Input tokens written to a prompt cache. */
-  cacheCreationTokens?: number;
+  /** Input tokens read from a prompt cache (part of `inputTokens`). */
+  cachedInputTokens?: number;
+  /** Input tokens written to a prompt cache (part of `inputTokens`). */
+  cacheCreationInputTokens?: number;
+  /** Output tokens spent on reasoning (part of `outputTokens`). */
   reasoningTokens?: number;
 }
 
@@ -160,8 +174,8 @@ export function mergeUsage(base: CanonicalUsage, next: CanonicalUsage): Canonica
   if (next.inputTokens !== undefined) merged.inputTokens = next.inputTokens;
   if (next.outputTokens !== undefined) merged.outputTokens = next.outputTokens;
   if (next.totalTokens !== undefined) merged.totalTokens = next.totalTokens;
-  if (next.cachedTokens !== undefined) merged.cachedTokens = next.cachedTokens;
-  if (next.cacheCreationTokens !== undefined) merged.cacheCreationTokens = next.cacheCreationTokens;
+  if (next.cachedInputTokens !== undefined) merged.cachedInputTokens = next.cachedInputTokens;
+  if (next.cacheCreationInputTokens !== undefined) merged.cacheCreationInputTokens = next.cacheCreationInputTokens;
   if (next.reasoningTokens !== undefined) merged.reasoningTokens = next.reasoningTokens;
   return merged;
 }

@@ -28,6 +28,7 @@ export interface PreparedState {
   /** Keeps the final answer object before its last bytes leave; may set `store: false` on it and `meta`. */
   keep?(answer: Record<string, unknown>, meta: ResponseMeta): Promise<void>;
 }
+import { applyRanges, dropUnsupportedFields, getRequestFacts } from './request-facts.ts';
 
 /** A client style's adapter and the vendor protocol's adapter joined into one handler. */
 export function createTranslationHandler(style: Style, client: ClientAdapter, vendor: VendorAdapter, stream?: boolean, state?: TranslationState): OpHandler {
@@ -36,8 +37,12 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
     const strict = call.model.chat.strict || ctx.key?.config.strict === true;
     const policy = createFieldPolicy(strict, client.fieldNames);
     const prepared = state ? await state.prepare(call) : undefined;
-    const request = client.decodeRequest(prepared ? prepared.body : call.body, { policy, stream });
-    const wire = vendor.encodeRequest(request, { model: call.target.upstream, policy, defaultMaxTokens: call.model.chat.defaultMaxTokens });
+    const facts = getRequestFacts(call.vendor.config, call.model);
+    const request = applyRanges(client.decodeRequest(prepared ? prepared.body : call.body, { policy, stream }), facts, policy, client.fieldNames);
+    const wire = vendor.encodeRequest(request, {
+      model: call.target.upstream, policy, defaultMaxTokens: call.model.chat.defaultMaxTokens, cache: call.model.chat.cache, maxTokensField: facts.maxTokensField,
+    });
+    dropUnsupportedFields(wire.body, facts, policy, client.fieldNames);
     // Built before the vendor is called: once it has answered, nothing here may fail.
     const dropped = formatDroppedFields(policy.dropped);
     const headers: Record<string, string> = dropped === undefined ? {} : { 'x-gateway-dropped-fields': dropped };
@@ -67,7 +72,8 @@ function recordUsage(ctx: RequestContext, usage: CanonicalUsage): void {
   if (usage.inputTokens !== undefined) target.inputTokens = usage.inputTokens;
   if (usage.outputTokens !== undefined) target.outputTokens = usage.outputTokens;
   if (usage.inputTokens !== undefined || usage.outputTokens !== undefined || usage.totalTokens !== undefined) target.totalTokens = getTotalTokens(usage);
-  if (usage.cachedTokens !== undefined) target.cachedTokens = usage.cachedTokens;
+  if (usage.cachedInputTokens !== undefined) target.cachedInputTokens = usage.cachedInputTokens;
+  if (usage.cacheCreationInputTokens !== undefined) target.cacheCreationInputTokens = usage.cacheCreationInputTokens;
   if (usage.reasoningTokens !== undefined) target.reasoningTokens = usage.reasoningTokens;
 }
 

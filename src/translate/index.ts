@@ -14,6 +14,9 @@ import { createTranslationHandler, type TranslationState } from './handler.ts';
 import { completionsAdapter } from './openai-completions/index.ts';
 import { openAIChatAdapter } from './openai-chat/index.ts';
 import { responsesAdapter } from './openai-responses/index.ts';
+import { anthropicCountClient, anthropicCounter } from './anthropic/count.ts';
+import { createCountTokensHandler, type ClientCounter, type VendorCounter } from './count-tokens.ts';
+import { geminiCountClient, geminiCounter } from './gemini/count.ts';
 
 /** Vendor protocols that chat can be translated to. */
 const VENDOR_ADAPTERS: Partial<Record<Protocol, VendorAdapter>> = {
@@ -55,6 +58,16 @@ for (const [style, ops] of Object.entries(CLIENT_ADAPTERS) as Array<[Style, (typ
 }
 for (const protocol of Object.keys(VENDOR_ADAPTERS)) {
   if (protocol !== 'openai') HANDLERS.set(`openai responses-compact ${protocol}`, rejectCompact);
+}
+
+/** Count-token requests per client style, and the protocols that count exactly (others estimate). */
+const COUNT_CLIENTS: Partial<Record<Style, ClientCounter>> = { anthropic: anthropicCountClient, gemini: geminiCountClient };
+const COUNTERS: Partial<Record<Protocol, VendorCounter>> = { anthropic: anthropicCounter, gemini: geminiCounter };
+const PROTOCOLS: Protocol[] = ['openai', 'anthropic', 'gemini', 'dashscope'];
+for (const [style, client] of Object.entries(COUNT_CLIENTS) as Array<[Style, ClientCounter]>) {
+  for (const protocol of PROTOCOLS) {
+    if (protocol !== style) HANDLERS.set(`${style} count-tokens ${protocol}`, createCountTokensHandler(client, COUNTERS[protocol]));
+  }
 }
 
 /**

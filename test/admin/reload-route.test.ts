@@ -28,7 +28,7 @@ describe('handleAdminReload', () => {
       logger: createLogger('silent'),
       // As `gateway start --simulate` applies a reload: the same simulators serve the new config.
       apply: async (compiled) => {
-        const next = await simulateVendors(compiled, {}, gw.sims);
+        const next = await simulateVendors(compiled, {}, { running: gw.sims });
         return gw.gateway.reload(next.config, { env: next.env });
       },
       getGeneration: () => gw.gateway.getSnapshot().generation,

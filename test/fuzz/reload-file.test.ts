@@ -43,7 +43,7 @@ describe('fuzz: the config file a reload reads', () => {
       file,
       logger: createLogger('silent'),
       apply: async (compiled) => {
-        const next = await simulateVendors(compiled, {}, gw.sims);
+        const next = await simulateVendors(compiled, {}, { running: gw.sims });
         return gw.gateway.reload(next.config, { env: next.env });
       },
       getGeneration: () => gw.gateway.getSnapshot().generation,

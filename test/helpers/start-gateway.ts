@@ -1,4 +1,5 @@
-import type { CompiledConfig, ModelEntry } from '../../src/config/types.ts';
+import type { CompiledConfig, ModelEntry, Protocol } from '../../src/config/types.ts';
+import type { SimulatorOptions } from '../../src/simulators/index.ts';
 import { compileConfigFile } from '../../src/config/index.ts';
 import { createGateway, type Gateway } from '../../src/runtime/create-gateway.ts';
 import type { UsageEvent } from '../../src/runtime/types.ts';
@@ -36,12 +37,12 @@ function chatModel(id: string, vendor: string, upstream: string): ModelEntry {
  * Starts the simulators and a gateway on the default config, with three extra chat models
  * (`sim-openai-chat`, `sim-anthropic-chat`, `sim-gemini-chat`) whose upstream names differ from their ids.
  * `configure` may change the compiled config before the gateway starts; `usageEvents: false` starts it
- * without a usage receiver (`events` then stays empty); `onUsage` adds receivers (e.g. the metrics) and
- * `services` replaces the in-memory limits (e.g. a Redis store).
+ * without a usage receiver (`events` then stays empty); `onUsage` adds receivers (e.g. the metrics),
+ * `services` replaces the in-memory limits (e.g. a Redis store) and `simulators` passes options to the simulators.
  */
 export async function startTestGateway(
   configure?: (config: CompiledConfig) => CompiledConfig,
-  options: { usageEvents?: boolean; onUsage?: UsageSink[]; services?: Services } = {},
+  options: { usageEvents?: boolean; onUsage?: UsageSink[]; services?: Services; simulators?: Partial<Record<Protocol, SimulatorOptions>> } = {},
 ): Promise<TestGateway> {
   const { config: base, problems } = await compileConfigFile('gateway.yaml');
   if (!base) throw new Error(problems.map((p) => p.message).join('\n'));
@@ -54,7 +55,7 @@ export async function startTestGateway(
       'sim-gemini-chat': chatModel('sim-gemini-chat', 'google', 'gemini-2.5-flash'),
     },
   };
-  const setup = await simulateVendors(configure ? configure(withModels) : withModels);
+  const setup = await simulateVendors(configure ? configure(withModels) : withModels, {}, { simulators: options.simulators });
   const events: UsageEvent[] = [];
   const waiters: ((event: UsageEvent) => void)[] = [];
   const gateway = createGateway({

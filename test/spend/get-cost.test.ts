@@ -13,10 +13,9 @@ describe('the cost of a usage', () => {
   });
 
   it('takes cached and cache-write tokens out of the input count and prices them at their own rates', () => {
-    const cost = getCost({ inputTokens: 1_000_000, outputTokens: 0, cachedTokens: 600_000, cacheCreationInputTokens: 100_000 } as never, PRICE);
+    const cost = getCost({ inputTokens: 1_000_000, outputTokens: 0, cachedInputTokens: 600_000, cacheCreationInputTokens: 100_000 } as never, PRICE);
     expect(cost).toBeCloseTo(0.3 * 2 + 0.6 * 0.5 + 0.1 * 2.5, 12);
-    // The newer field name wins over the older one.
-    expect(getCost({ inputTokens: 1_000_000, cachedTokens: 1, cachedInputTokens: 1_000_000 } as never, PRICE)).toBeCloseTo(0.5, 12);
+    expect(getCost({ inputTokens: 1_000_000, cachedInputTokens: 1_000_000 }, PRICE)).toBeCloseTo(0.5, 12);
   });
 
   it('takes reasoning tokens out of the output count', () => {
@@ -24,12 +23,12 @@ describe('the cost of a usage', () => {
   });
 
   it('prices cached, cache-write and reasoning tokens at the input and output rates when they have none', () => {
-    const usage = { inputTokens: 1_000_000, outputTokens: 1_000_000, cachedTokens: 400_000, reasoningTokens: 300_000 };
+    const usage = { inputTokens: 1_000_000, outputTokens: 1_000_000, cachedInputTokens: 400_000, reasoningTokens: 300_000 };
     expect(getCost(usage, { input: 1, output: 3 })).toBeCloseTo(4, 12);
   });
 
   it('never counts more cached or reasoning tokens than the totals hold, and ignores bad counts', () => {
-    expect(getCost({ inputTokens: 10, cachedTokens: 1_000_000, outputTokens: -4, reasoningTokens: Number.NaN }, PRICE)).toBeCloseTo(10 * 0.5e-6, 15);
+    expect(getCost({ inputTokens: 10, cachedInputTokens: 1_000_000, outputTokens: -4, reasoningTokens: Number.NaN }, PRICE)).toBeCloseTo(10 * 0.5e-6, 15);
   });
 
   it('prices images and audio seconds when the usage carries them', () => {

@@ -125,10 +125,10 @@ describe('messages adapter: responses', () => {
       model: 'claude-sonnet-4-20250514',
       content: [{ type: 'text', text: 'The image is a single white pixel on a transparent background.' }],
       finishReason: 'stop',
-      usage: { inputTokens: 27, outputTokens: 16, totalTokens: 43, cachedTokens: 0, cacheCreationTokens: 0 },
+      usage: { inputTokens: 27, outputTokens: 16, cachedInputTokens: 0, cacheCreationInputTokens: 0 },
     });
     const cached = adapter.decodeResponse({ content: [], stop_reason: 'max_tokens', usage: { input_tokens: 10, cache_read_input_tokens: 90, cache_creation_input_tokens: 5, output_tokens: 3, output_tokens_details: { thinking_tokens: 2 } } });
-    expect(cached.usage).toEqual({ inputTokens: 105, outputTokens: 3, totalTokens: 108, cachedTokens: 90, cacheCreationTokens: 5, reasoningTokens: 2 });
+    expect(cached.usage).toEqual({ inputTokens: 105, outputTokens: 3, cachedInputTokens: 90, cacheCreationInputTokens: 5, reasoningTokens: 2 });
     expect(cached.finishReason).toBe('length');
   });
 
@@ -136,7 +136,7 @@ describe('messages adapter: responses', () => {
     const body = adapter.encodeResponse({
       content: [{ type: 'text', text: 'Sure.' }, { type: 'tool_call', id: 'call_1', name: 'f', arguments: '{"x":"y"}' }],
       finishReason: 'tool_calls',
-      usage: { inputTokens: 100, outputTokens: 7, cachedTokens: 60 },
+      usage: { inputTokens: 100, outputTokens: 7, cachedInputTokens: 60 },
     }, META, createRequest());
     expect(body).toEqual({
       id: 'msg_test123',
@@ -194,12 +194,12 @@ describe('messages adapter: streams', () => {
     expect(done).toBe(true);
     expect(events).toEqual([
       { type: 'start', id: 'msg_4QpJur2dWWDjF6C758FbBw5vm12BaVipnK', model: 'claude-sonnet-4-20250514' },
-      { type: 'usage', usage: { inputTokens: 11, outputTokens: 1, totalTokens: 12, cachedTokens: 0, cacheCreationTokens: 0 } },
+      { type: 'usage', usage: { inputTokens: 11, outputTokens: 1, cachedInputTokens: 0, cacheCreationInputTokens: 0 } },
       { type: 'text', text: 'Hello' },
       { type: 'text', text: ' there' },
       { type: 'text', text: '!' },
       { type: 'finish', reason: 'stop' },
-      { type: 'usage', usage: { inputTokens: 11, outputTokens: 6, totalTokens: 17, cachedTokens: 0, cacheCreationTokens: 0 } },
+      { type: 'usage', usage: { inputTokens: 11, outputTokens: 6, cachedInputTokens: 0, cacheCreationInputTokens: 0 } },
     ]);
   });
 
@@ -239,7 +239,7 @@ describe('messages adapter: streams', () => {
       { type: 'tool_call_delta', index: 0, arguments: ':1}' },
       { type: 'tool_call_start', index: 1, id: 'call_b', name: 'g' },
       { type: 'finish', reason: 'tool_calls' },
-      { type: 'usage', usage: { inputTokens: 9, outputTokens: 4, cachedTokens: 2 } },
+      { type: 'usage', usage: { inputTokens: 9, outputTokens: 4, cachedInputTokens: 2 } },
     ]);
     const summary = summarizeAnthropicStream(text);
     expect(summary.types).toEqual([

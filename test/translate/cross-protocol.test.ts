@@ -34,6 +34,10 @@ const STREAMS: VendorCase[] = [
   },
   { name: 'anthropic/messages-stream.sse', vendor: anthropicAdapter, events: () => readSseFixture('anthropic/messages-stream.sse'), text: 'Hello there!', tools: [], finish: 'stop', input: 11, output: 6 },
   {
+    name: 'anthropic/messages-stream-output-only-usage.sse', vendor: anthropicAdapter, events: () => readSseFixture('anthropic/messages-stream-output-only-usage.sse'),
+    text: 'Hello!', tools: [], finish: 'stop', input: 25, output: 15,
+  },
+  {
     name: 'anthropic/messages-tools-stream.sse', vendor: anthropicAdapter, events: () => readSseFixture('anthropic/messages-tools-stream.sse'),
     text: "I'll check the current weather in Paris for you.", tools: [{ name: 'get_weather', arguments: { location: 'Paris, France' } }], finish: 'tool_calls', input: 377, output: 65,
   },
@@ -54,6 +58,8 @@ interface ClientCase {
   summarize: (text: string) => StreamSummary;
   finishes: Record<FinishReason, string>;
   usage: (summary: StreamSummary) => [unknown, unknown];
+  /** The style's total, when it has one. */
+  total: (summary: StreamSummary) => unknown;
 }
 
 const CLIENTS: ClientCase[] = [
@@ -61,21 +67,25 @@ const CLIENTS: ClientCase[] = [
     style: 'chat-completions', client: openAIChatAdapter, summarize: summarizeOpenAIStream,
     finishes: { stop: 'stop', tool_calls: 'tool_calls', length: 'length', content_filter: 'content_filter', other: 'stop' },
     usage: (s) => [s.usage?.prompt_tokens, s.usage?.completion_tokens],
+    total: (s) => s.usage?.total_tokens,
   },
   {
     style: 'messages', client: anthropicAdapter, summarize: summarizeAnthropicStream,
     finishes: { stop: 'end_turn', tool_calls: 'tool_use', length: 'max_tokens', content_filter: 'refusal', other: 'end_turn' },
     usage: (s) => [s.usage?.input_tokens, s.usage?.output_tokens],
+    total: (s) => Number(s.usage?.input_tokens) + Number(s.usage?.output_tokens),
   },
   {
     style: 'generate-content', client: geminiAdapter, summarize: summarizeGeminiStream,
     finishes: { stop: 'STOP', tool_calls: 'STOP', length: 'MAX_TOKENS', content_filter: 'SAFETY', other: 'OTHER' },
     usage: (s) => [s.usage?.promptTokenCount, s.usage?.candidatesTokenCount],
+    total: (s) => s.usage?.totalTokenCount,
   },
   {
     style: 'responses', client: responsesAdapter, summarize: summarizeResponsesStream,
     finishes: { stop: 'completed', tool_calls: 'completed', length: 'incomplete', content_filter: 'incomplete', other: 'completed' },
     usage: (s) => [s.usage?.input_tokens, s.usage?.output_tokens],
+    total: (s) => s.usage?.total_tokens,
   },
 ];
 
@@ -91,6 +101,7 @@ describe('streams across protocols', () => {
     expect(summary.toolCalls.every((call) => typeof call.id === 'string' && call.id.length > 0)).toBe(true);
     expect(summary.finish).toBe(pair.finishes[pair.finish]);
     expect(pair.usage(summary)).toEqual([pair.input, pair.output]);
+    expect(pair.total(summary)).toBe(pair.input + pair.output);
   });
 });
 

@@ -164,7 +164,7 @@ describe('generate-content adapter: responses', () => {
       candidates: [{ content: { parts: [{ text: 'thinking…', thought: true }, { text: 'Answer' }] }, finishReason: 'MAX_TOKENS' }],
       usageMetadata: { promptTokenCount: 100, cachedContentTokenCount: 80, candidatesTokenCount: 5, thoughtsTokenCount: 20, totalTokenCount: 125 },
     });
-    expect(response).toMatchObject({ content: [{ type: 'text', text: 'Answer' }], finishReason: 'length', usage: { inputTokens: 100, outputTokens: 25, totalTokens: 125, cachedTokens: 80, reasoningTokens: 20 } });
+    expect(response).toMatchObject({ content: [{ type: 'text', text: 'Answer' }], finishReason: 'length', usage: { inputTokens: 100, outputTokens: 25, totalTokens: 125, cachedInputTokens: 80, reasoningTokens: 20 } });
     expect(adapter.decodeResponse({ promptFeedback: { blockReason: 'SAFETY' } }).finishReason).toBe('content_filter');
   });
 
@@ -172,7 +172,7 @@ describe('generate-content adapter: responses', () => {
     expect(adapter.encodeResponse({
       content: [{ type: 'text', text: 'Let me check.' }, { type: 'tool_call', id: 'call_9', name: 'f', arguments: '{"q":"x"}' }],
       finishReason: 'tool_calls',
-      usage: { inputTokens: 10, outputTokens: 8, reasoningTokens: 3, cachedTokens: 4 },
+      usage: { inputTokens: 10, outputTokens: 8, reasoningTokens: 3, cachedInputTokens: 4 },
     }, META, createRequest())).toEqual({
       candidates: [{
         content: { parts: [{ text: 'Let me check.' }, { functionCall: { id: 'call_9', name: 'f', args: { q: 'x' } } }], role: 'model' },

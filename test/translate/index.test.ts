@@ -28,11 +28,25 @@ const NOT_MINE: Array<[Operation, Style, Protocol]> = [
   ['stream-generate-content', 'gemini', 'gemini'],
   ['chat', 'openai', 'dashscope'],
   ['embeddings', 'openai', 'anthropic'],
-  ['count-tokens', 'anthropic', 'openai'],
+  ['count-tokens', 'anthropic', 'anthropic'],
+  ['count-tokens', 'gemini', 'gemini'],
   ['images-generations', 'openai', 'gemini'],
 ];
 
+const COUNTED: Array<[Operation, Style, Protocol]> = [
+  ['count-tokens', 'anthropic', 'openai'],
+  ['count-tokens', 'anthropic', 'gemini'],
+  ['count-tokens', 'anthropic', 'dashscope'],
+  ['count-tokens', 'gemini', 'openai'],
+  ['count-tokens', 'gemini', 'anthropic'],
+  ['count-tokens', 'gemini', 'dashscope'],
+];
+
 describe('getTranslator', () => {
+  test.each(COUNTED)('counts tokens (%s) in %s style for %s vendors', (op, style, protocol) => {
+    expect(getTranslator(op, style, protocol)).toBeTypeOf('function');
+  });
+
   test.each(TRANSLATED)('serves %s in %s style on %s vendors', (op, style, protocol) => {
     expect(getTranslator(op, style, protocol)).toBeTypeOf('function');
   });

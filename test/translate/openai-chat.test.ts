@@ -108,7 +108,7 @@ describe('chat-completions adapter: responses', () => {
       model: 'gpt-4o-mini-2024-07-18',
       content: [{ type: 'text', text: 'The image is a single white pixel on a transparent background.' }],
       finishReason: 'stop',
-      usage: { inputTokens: 104, outputTokens: 13, totalTokens: 117, cachedTokens: 0, reasoningTokens: 0 },
+      usage: { inputTokens: 104, outputTokens: 13, totalTokens: 117, cachedInputTokens: 0, reasoningTokens: 0 },
     });
   });
 
@@ -123,7 +123,7 @@ describe('chat-completions adapter: responses', () => {
       id: 'x',
       content: [{ type: 'text', text: 'Hi' }, { type: 'tool_call', id: 'c1', name: 'f', arguments: '{"a":1}' }],
       finishReason: 'tool_calls',
-      usage: { inputTokens: 10, outputTokens: 5, cachedTokens: 4, reasoningTokens: 2 },
+      usage: { inputTokens: 10, outputTokens: 5, cachedInputTokens: 4, reasoningTokens: 2 },
     }, META, { messages: [], stream: false, includeUsage: false });
     expect(body).toEqual({
       id: 'chatcmpl-test123',
@@ -155,7 +155,7 @@ describe('chat-completions adapter: streams', () => {
     expect(events.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text).join('')).toBe('Hello! How can I help you today?');
     expect(events.slice(-2)).toEqual([
       { type: 'finish', reason: 'stop' },
-      { type: 'usage', usage: { inputTokens: 19, outputTokens: 10, totalTokens: 29, cachedTokens: 0, reasoningTokens: 0 } },
+      { type: 'usage', usage: { inputTokens: 19, outputTokens: 10, totalTokens: 29, cachedInputTokens: 0, reasoningTokens: 0 } },
     ]);
   });
 

@@ -69,7 +69,7 @@ describe('responses-style adapter: responses', () => {
     const body: any = adapter.encodeResponse({
       content: [{ type: 'text', text: 'Hi there! How can I assist you today?' }],
       finishReason: 'stop',
-      usage: { inputTokens: 37, outputTokens: 11, cachedTokens: 0, reasoningTokens: 0 },
+      usage: { inputTokens: 37, outputTokens: 11, cachedInputTokens: 0, reasoningTokens: 0 },
     }, META, request);
     expect(Object.keys(body).sort()).toEqual(Object.keys(fixture).sort());
     expect(body).toMatchObject({

@@ -3,6 +3,7 @@ import type { CanonicalMessage, CanonicalRequest, CanonicalTool, ContentPart, Im
 import type { DecodeOptions } from '../adapter.ts';
 import { checkUnknownFields, type FieldPolicy } from '../field-policy.ts';
 import { assertRecord, isRecord } from '../helpers.ts';
+import { readCacheControl } from '../cache-control.ts';
 import {
   isAbsent, quoteValue, readContentField, readList, readName, readNumberField, readObject, readOptionalObject, readRequiredString, readRole,
   readStopField, readStringField,
@@ -22,12 +23,14 @@ export function decodeAnthropicRequest(body: unknown, options: DecodeOptions): C
   const { policy } = options;
   checkUnknownFields(body, KNOWN, BOOKKEEPING, policy);
   const system: string[] = [];
-  const top = readSystem(body.system, 'system');
+  const marks: SystemMarks = {};
+  const top = readSystem(body.system, 'system', marks);
   if (top) system.push(top);
-  const messages = readMessages(readList(body.messages, 'messages', true)!, system, policy);
+  const messages = readMessages(readList(body.messages, 'messages', true)!, system, policy, marks);
   const choice = readOptionalObject(body.tool_choice, 'tool_choice');
   return {
     system: system.length > 0 ? system.join('\n\n') : undefined,
+    ...(marks.last ? { systemCacheControl: marks.last } : {}),
     messages,
     tools: readTools(body.tools, policy),
     toolChoice: readToolChoice(choice),
@@ -44,22 +47,32 @@ export function decodeAnthropicRequest(body: unknown, options: DecodeOptions): C
   };
 }
 
+/** The last `cache_control` of the system blocks (the joined system prompt carries one breakpoint). */
+interface SystemMarks {
+  last?: Record<string, unknown>;
+}
+
 /** A system prompt: a string or a list of text blocks (absent: ''), else a 400 naming `path`. */
-function readSystem(system: unknown, path: string): string {
+function readSystem(system: unknown, path: string, marks: SystemMarks): string {
   if (isAbsent(system)) return '';
   const content = readContentField(system, path)!;
   if (typeof content === 'string') return content;
-  return content.map((block, i) => readRequiredString(readObject(block, `${path}[${i}]`).text, `${path}[${i}].text`)).join('\n\n');
+  return content.map((item, i) => {
+    const block = readObject(item, `${path}[${i}]`);
+    const mark = readCacheControl(block.cache_control, `${path}[${i}].cache_control`);
+    if (mark) marks.last = mark;
+    return readRequiredString(block.text, `${path}[${i}].text`);
+  }).join('\n\n');
 }
 
-function readMessages(list: unknown[], system: string[], policy: FieldPolicy): CanonicalMessage[] {
+function readMessages(list: unknown[], system: string[], policy: FieldPolicy, marks: SystemMarks): CanonicalMessage[] {
   const messages: CanonicalMessage[] = [];
   list.forEach((item, i) => {
     const where = `messages[${i}]`;
     const message = readObject(item, where);
     const role = readRole(message.role, `${where}.role`, ROLES);
     if (role === 'system') {
-      system.push(readSystem(message.content, `${where}.content`));
+      system.push(readSystem(message.content, `${where}.content`, marks));
       return;
     }
     messages.push({ role, content: readBlocks(readContentField(message.content, `${where}.content`)!, where, policy) });
@@ -75,6 +88,7 @@ function readBlocks(content: string | unknown[], where: string, policy: FieldPol
   content.forEach((item, j) => {
     const at = `${where}.content[${j}]`;
     const block = readObject(item, at);
+    const count = parts.length;
     if (block.type === 'text') parts.push({ type: 'text', text: readRequiredString(block.text, `${at}.text`) });
     else if (block.type === 'image') pushImage(parts, block, at, policy);
     else if (block.type === 'tool_use') {
@@ -92,6 +106,8 @@ function readBlocks(content: string | unknown[], where: string, policy: FieldPol
     } else {
       policy.drop(at, `${quoteValue(block.type)} blocks have no equivalent`);
     }
+    const mark = readCacheControl(block.cache_control, `${at}.cache_control`);
+    if (mark && parts.length > count) parts[parts.length - 1].cacheControl = mark;
   });
   return parts;
 }
@@ -131,10 +147,12 @@ function readTools(tools: unknown, policy: FieldPolicy): CanonicalTool[] | undef
       policy.drop(`tools[${i}]`, 'server tools have no equivalent');
       return;
     }
+    const mark = readCacheControl(tool.cache_control, `tools[${i}].cache_control`);
     list.push({
       name: readName(tool.name, `tools[${i}].name`),
       description: readStringField(tool.description, `tools[${i}].description`),
       parameters: isAbsent(tool.input_schema) ? { type: 'object', properties: {} } : readObject(tool.input_schema, `tools[${i}].input_schema`),
+      ...(mark ? { cacheControl: mark } : {}),
     });
   });
   return list.length > 0 ? list : undefined;

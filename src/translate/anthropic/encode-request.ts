@@ -2,21 +2,27 @@
 import type { CanonicalRequest, ContentPart, ImagePart, TextPart } from '../canonical.ts';
 import type { EncodeOptions, VendorCall } from '../adapter.ts';
 import { parseToolArguments } from '../helpers.ts';
+import { placeCacheBreakpoints } from '../cache-control.ts';
 
 /**
  * Builds the messages call. `max_tokens` is required by the protocol: the client's value, else the
  * model's `chat.defaultMaxTokens`. Consecutive turns of one role are merged, empty text blocks and empty
  * turns are left out (the protocol rejects both), and tool results lead their user turn.
- * Temperature is passed unchanged (the vendor answers 400 above its own range).
+ * Temperature arrives inside the protocol's 0..1 (request-facts.ts clamps it, or rejects it). Prompt-cache
+ * breakpoints are written as `cache_control` (the system prompt then becomes one text block); with
+ * `cache: auto` they are placed for a client that set none (cache-control.ts).
  */
-export function encodeAnthropicRequest(request: CanonicalRequest, options: EncodeOptions): VendorCall {
+export function encodeAnthropicRequest(client: CanonicalRequest, options: EncodeOptions): VendorCall {
   const { policy } = options;
+  const request = options.cache === 'auto' ? placeCacheBreakpoints(client) : client;
   const body: Record<string, unknown> = {
     model: options.model,
     max_tokens: request.maxTokens ?? options.defaultMaxTokens,
     messages: writeMessages(request),
   };
-  if (request.system) body.system = request.system;
+  if (request.system) {
+    body.system = request.systemCacheControl ? [{ type: 'text', text: request.system, cache_control: request.systemCacheControl }] : request.system;
+  }
   if (request.stopSequences) body.stop_sequences = request.stopSequences;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;
@@ -32,6 +38,7 @@ export function encodeAnthropicRequest(request: CanonicalRequest, options: Encod
       name: tool.name,
       ...(tool.description === undefined ? {} : { description: tool.description }),
       input_schema: { type: 'object', ...tool.parameters },
+      ...(tool.cacheControl ? { cache_control: tool.cacheControl } : {}),
     }));
   }
   const choice = writeToolChoice(request);
@@ -54,7 +61,7 @@ function writeToolChoice(request: CanonicalRequest): Record<string, unknown> | u
 function writeMessages(request: CanonicalRequest): Array<{ role: string; content: unknown[] }> {
   const out: Array<{ role: string; content: unknown[] }> = [];
   for (const message of request.messages) {
-    const blocks = message.content.map((part) => writeBlock(part)).filter((block) => block !== undefined);
+    const blocks = message.content.map((part) => writeMarkedBlock(part)).filter((block) => block !== undefined);
     if (blocks.length === 0) continue;
     const last = out[out.length - 1];
     if (last && last.role === message.role) last.content.push(...blocks);
@@ -68,6 +75,13 @@ function writeMessages(request: CanonicalRequest): Array<{ role: string; content
 
 function rankBlock(block: unknown): number {
   return (block as { type: string }).type === 'tool_result' ? 0 : 1;
+}
+
+/** A content block with the part's prompt-cache breakpoint. */
+function writeMarkedBlock(part: ContentPart): Record<string, unknown> | undefined {
+  const block = writeBlock(part);
+  if (block && part.cacheControl) block.cache_control = part.cacheControl;
+  return block;
 }
 
 function writeBlock(part: ContentPart): Record<string, unknown> | undefined {

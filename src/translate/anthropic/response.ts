@@ -32,27 +32,30 @@ export function writeAnthropicStop(reason: FinishReason, stopSequence?: string):
   return reason === 'stop' && stopSequence !== undefined ? 'stop_sequence' : STOP_OUT[reason];
 }
 
-/** Reads a messages `usage` object: input counts are summed (the protocol reports cache reads apart). */
+/**
+ * Reads a messages `usage` object: input counts are summed (the protocol reports cache reads apart). No
+ * total: the protocol has none, and a stream's `message_delta` may carry `output_tokens` alone (the shape
+ * of Anthropic's documented example), so a total made here from `message_start` (output 1) would stick.
+ * Readers add input and output once the stream's counts are merged (`getTotalTokens` of canonical.ts).
+ */
 export function readAnthropicUsage(usage: unknown): CanonicalUsage {
   if (!isRecord(usage)) return {};
   const input = readNumber(usage.input_tokens);
   const cacheRead = readNumber(usage.cache_read_input_tokens);
   const cacheWrite = readNumber(usage.cache_creation_input_tokens);
-  const out: CanonicalUsage = {
+  return {
     inputTokens: input === undefined ? undefined : input + (cacheRead ?? 0) + (cacheWrite ?? 0),
     outputTokens: readNumber(usage.output_tokens),
-    cachedTokens: cacheRead,
-    cacheCreationTokens: cacheWrite,
+    cachedInputTokens: cacheRead,
+    cacheCreationInputTokens: cacheWrite,
     reasoningTokens: readNumber(usage.output_tokens_details?.thinking_tokens),
   };
-  if (out.inputTokens !== undefined && out.outputTokens !== undefined) out.totalTokens = out.inputTokens + out.outputTokens;
-  return out;
 }
 
 /** Writes canonical usage as a messages `usage` object (uncached input apart from cache reads and writes). */
 export function writeAnthropicUsage(usage: CanonicalUsage): Record<string, unknown> {
-  const cached = usage.cachedTokens ?? 0;
-  const created = usage.cacheCreationTokens ?? 0;
+  const cached = usage.cachedInputTokens ?? 0;
+  const created = usage.cacheCreationInputTokens ?? 0;
   const out: Record<string, unknown> = {
     input_tokens: Math.max(0, (usage.inputTokens ?? 0) - cached - created),
     output_tokens: usage.outputTokens ?? 0,

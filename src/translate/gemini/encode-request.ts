@@ -2,6 +2,7 @@
 import type { CanonicalRequest, ContentPart, ToolResultPart } from '../canonical.ts';
 import type { EncodeOptions, VendorCall } from '../adapter.ts';
 import type { FieldPolicy } from '../field-policy.ts';
+import { dropCacheControl } from '../cache-control.ts';
 import { GatewayError } from '../../errors.ts';
 import { guessImageType, isRecord, parseToolArguments } from '../helpers.ts';
 import { toGeminiSchema } from '../gemini-schema.ts';
@@ -37,6 +38,7 @@ export function encodeGeminiRequest(request: CanonicalRequest, options: EncodeOp
   }
   if (request.parallelToolCalls === false && request.tools) policy.drop('parallelToolCalls');
   if (request.user !== undefined) policy.ignore('user');
+  dropCacheControl(request, policy);
   body.generationConfig = writeGenerationConfig(request);
   const method = request.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
   return { path: `/models/${encodeURIComponent(options.model)}:${method}`, body };

@@ -38,7 +38,7 @@ export function readGeminiUsage(usage: unknown): CanonicalUsage {
     inputTokens: prompt === undefined ? undefined : prompt + (toolPrompt ?? 0),
     outputTokens: candidates === undefined && thoughts === undefined ? undefined : (candidates ?? 0) + (thoughts ?? 0),
     totalTokens: readNumber(usage.totalTokenCount),
-    cachedTokens: readNumber(usage.cachedContentTokenCount),
+    cachedInputTokens: readNumber(usage.cachedContentTokenCount),
     reasoningTokens: thoughts,
   };
 }
@@ -51,7 +51,7 @@ export function writeGeminiUsage(usage: CanonicalUsage): Record<string, unknown>
     candidatesTokenCount: Math.max(0, (usage.outputTokens ?? 0) - reasoning),
     totalTokenCount: getTotalTokens(usage),
   };
-  if (usage.cachedTokens) out.cachedContentTokenCount = usage.cachedTokens;
+  if (usage.cachedInputTokens) out.cachedContentTokenCount = usage.cachedInputTokens;
   if (reasoning) out.thoughtsTokenCount = reasoning;
   return out;
 }

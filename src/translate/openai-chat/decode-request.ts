@@ -3,6 +3,7 @@ import type { CanonicalMessage, CanonicalRequest, CanonicalTool, ContentPart, Im
 import type { DecodeOptions } from '../adapter.ts';
 import { checkUnknownFields, type FieldPolicy } from '../field-policy.ts';
 import { assertRecord, isRecord, readImageUrl } from '../helpers.ts';
+import { readCacheControl } from '../cache-control.ts';
 import {
   isAbsent, quoteValue, readContentField, readList, readName, readNumberField, readObject, readRequiredString, readRole, readStopField, readStringField,
 } from '../read-field.ts';
@@ -23,9 +24,11 @@ export function decodeOpenAIChatRequest(body: unknown, options: DecodeOptions): 
   checkUnknownFields(body, KNOWN, BOOKKEEPING, policy);
   if (typeof body.n === 'number' && body.n > 1) policy.drop('n', 'only one choice can be generated');
   const system: string[] = [];
-  const messages = readMessages(readList(body.messages, 'messages', true)!, system, policy);
+  const marks: SystemMarks = {};
+  const messages = readMessages(readList(body.messages, 'messages', true)!, system, policy, marks);
   return {
     system: system.length > 0 ? system.join('\n\n') : undefined,
+    ...(marks.last ? { systemCacheControl: marks.last } : {}),
     messages,
     tools: readTools(body.tools, policy),
     toolChoice: readToolChoice(body.tool_choice, policy),
@@ -44,32 +47,48 @@ export function decodeOpenAIChatRequest(body: unknown, options: DecodeOptions): 
   };
 }
 
-function readMessages(list: unknown[], system: string[], policy: FieldPolicy): CanonicalMessage[] {
+/**
+ * The last `cache_control` of the system and developer content parts (an extension some SDK users send
+ * for Anthropic-protocol vendors; the joined system prompt carries one breakpoint).
+ */
+interface SystemMarks {
+  last?: Record<string, unknown>;
+}
+
+function readMessages(list: unknown[], system: string[], policy: FieldPolicy, marks: SystemMarks): CanonicalMessage[] {
   const messages: CanonicalMessage[] = [];
   list.forEach((item, i) => {
     const where = `messages[${i}]`;
     const message = readObject(item, where);
     switch (readRole(message.role, `${where}.role`, ROLES)) {
       case 'system':
-      case 'developer':
-        system.push(readText(readContentField(message.content, `${where}.content`)!));
+      case 'developer': {
+        const content = readContentField(message.content, `${where}.content`)!;
+        system.push(readText(content));
+        const mark = readLastMark(content, `${where}.content`);
+        if (mark) marks.last = mark;
         return;
+      }
       case 'user':
         messages.push({ role: 'user', content: readUserParts(readContentField(message.content, `${where}.content`)!, where, policy) });
         return;
       case 'assistant':
         messages.push({ role: 'assistant', content: readAssistantParts(message, where, policy) });
         return;
-      case 'tool':
+      case 'tool': {
+        const content = readContentField(message.content, `${where}.content`)!;
+        const mark = readLastMark(content, `${where}.content`);
         messages.push({
           role: 'user',
           content: [{
             type: 'tool_result',
             toolCallId: readStringField(message.tool_call_id, `${where}.tool_call_id`) ?? '',
-            content: readTextParts(readContentField(message.content, `${where}.content`)!),
+            content: readTextParts(content),
+            ...(mark ? { cacheControl: mark } : {}),
           }],
         });
         return;
+      }
       default:
         policy.drop(where, "the role 'function' has no equivalent");
     }
@@ -84,6 +103,20 @@ function readText(content: unknown): string {
   return content.filter((part) => isRecord(part) && typeof part.text === 'string').map((part) => part.text).join('\n');
 }
 
+/**
+ * The last `cache_control` of a list of content parts (a 400 naming it when it is not an object): the
+ * breakpoint of a system prompt or of a tool result, which the messages protocol marks as one block.
+ */
+function readLastMark(content: unknown, where: string): Record<string, unknown> | undefined {
+  if (!Array.isArray(content)) return undefined;
+  let last: Record<string, unknown> | undefined;
+  content.forEach((part, j) => {
+    const mark = isRecord(part) ? readCacheControl(part.cache_control, `${where}[${j}].cache_control`) : undefined;
+    if (mark) last = mark;
+  });
+  return last;
+}
+
 function readTextParts(content: unknown): TextPart[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   if (!Array.isArray(content)) return [];
@@ -96,6 +129,7 @@ function readUserParts(content: string | unknown[], where: string, policy: Field
   content.forEach((item, j) => {
     const at = `${where}.content[${j}]`;
     const part = readObject(item, at);
+    const count = parts.length;
     if (part.type === 'text') parts.push({ type: 'text', text: readRequiredString(part.text, `${at}.text`) });
     else if (part.type === 'image_url') {
       const url = readObject(part.image_url, `${at}.image_url`);
@@ -104,6 +138,8 @@ function readUserParts(content: string | unknown[], where: string, policy: Field
       if (detail !== undefined) image.detail = detail;
       parts.push(image);
     } else policy.drop(at, `${quoteValue(part.type)} parts have no equivalent`);
+    const mark = readCacheControl(part.cache_control, `${at}.cache_control`);
+    if (mark && parts.length > count) parts[parts.length - 1].cacheControl = mark;
   });
   return parts;
 }
@@ -145,10 +181,12 @@ function readTools(tools: unknown, policy: FieldPolicy): CanonicalTool[] | undef
       return;
     }
     const fn = readObject(tool.function, `tools[${i}].function`);
+    const mark = readCacheControl(tool.cache_control, `tools[${i}].cache_control`);
     list.push({
       name: readName(fn.name, `tools[${i}].function.name`),
       description: readStringField(fn.description, `tools[${i}].function.description`),
       parameters: isAbsent(fn.parameters) ? { type: 'object', properties: {} } : readObject(fn.parameters, `tools[${i}].function.parameters`),
+      ...(mark ? { cacheControl: mark } : {}),
     });
   });
   return list.length > 0 ? list : undefined;

@@ -3,6 +3,7 @@ import type { CanonicalMessage, CanonicalRequest, ContentPart } from '../canonic
 import type { EncodeOptions, VendorCall } from '../adapter.ts';
 import type { FieldPolicy } from '../field-policy.ts';
 import { getImageUrl } from '../helpers.ts';
+import { dropCacheControl } from '../cache-control.ts';
 
 /**
  * Builds the chat-completions call. The output limit is sent as `max_completion_tokens` (the current
@@ -16,7 +17,7 @@ export function encodeOpenAIChatRequest(request: CanonicalRequest, options: Enco
     body.stream = true;
     body.stream_options = { include_usage: true };
   }
-  if (request.maxTokens !== undefined) body.max_completion_tokens = request.maxTokens;
+  if (request.maxTokens !== undefined) body[options.maxTokensField ?? 'max_completion_tokens'] = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;
   if (request.topK !== undefined) policy.drop('topK');
@@ -25,6 +26,7 @@ export function encodeOpenAIChatRequest(request: CanonicalRequest, options: Enco
   if (request.frequencyPenalty !== undefined) body.frequency_penalty = request.frequencyPenalty;
   if (request.seed !== undefined) body.seed = request.seed;
   if (request.user !== undefined) body.user = request.user;
+  dropCacheControl(request, policy);
   if (request.tools) {
     body.tools = request.tools.map((tool) => ({
       type: 'function',

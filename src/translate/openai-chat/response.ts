@@ -30,7 +30,7 @@ export function readOpenAIUsage(usage: unknown): CanonicalUsage {
     inputTokens: readNumber(usage.prompt_tokens),
     outputTokens: readNumber(usage.completion_tokens),
     totalTokens: readNumber(usage.total_tokens),
-    cachedTokens: readNumber(usage.prompt_tokens_details?.cached_tokens),
+    cachedInputTokens: readNumber(usage.prompt_tokens_details?.cached_tokens),
     reasoningTokens: readNumber(usage.completion_tokens_details?.reasoning_tokens),
   };
 }
@@ -41,7 +41,7 @@ export function writeOpenAIUsage(usage: CanonicalUsage): Record<string, unknown>
     prompt_tokens: usage.inputTokens ?? 0,
     completion_tokens: usage.outputTokens ?? 0,
     total_tokens: getTotalTokens(usage),
-    prompt_tokens_details: { cached_tokens: usage.cachedTokens ?? 0 },
+    prompt_tokens_details: { cached_tokens: usage.cachedInputTokens ?? 0 },
     completion_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
   };
 }

@@ -11,7 +11,7 @@ export type OutputItem = Record<string, any>;
 export function writeResponsesUsage(usage: CanonicalUsage): Record<string, unknown> {
   return {
     input_tokens: usage.inputTokens ?? 0,
-    input_tokens_details: { cached_tokens: usage.cachedTokens ?? 0 },
+    input_tokens_details: { cached_tokens: usage.cachedInputTokens ?? 0 },
     output_tokens: usage.outputTokens ?? 0,
     output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
     total_tokens: getTotalTokens(usage),
