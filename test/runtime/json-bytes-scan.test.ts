@@ -20,6 +20,7 @@ describe('isJsonContentType', () => {
     'application/json; charset="UTF-8"',
     'application/json; foo=bar',
     'application/json; xcharset=latin1',
+    'application/json; charsetx=latin1',
     'application/problem+json',
     'application/vnd.api+json; charset=utf-8',
   ])('%s is JSON', (header) => expect(isJsonContentType(header)).toBe(true));
@@ -35,6 +36,7 @@ describe('isJsonContentType', () => {
     'application/json;charset=utf-16',
     'application/problem+json; charset=iso-8859-1',
     'application/json; foo=bar; charset=ascii',
+    'application/json; charset = latin1',
   ])('%s is not JSON', (header) => expect(isJsonContentType(header)).toBe(false));
 });
 
@@ -85,6 +87,10 @@ describe('checkJsonBytes', () => {
   it('an escaped quote does not close a string', () => {
     const body = `["a\\",${nest(MAX_JSON_DEPTH + 5)}"]`;
     expect(rejection(body)).toBeUndefined();
+  });
+
+  it('an empty string at the very start closes at once', () => {
+    expect(rejection(`""${nest(MAX_JSON_DEPTH + 1)}`)).toMatchObject({ code: 'json_too_deep' });
   });
 
   it('leaves a string that never closes to the parser', () => {
