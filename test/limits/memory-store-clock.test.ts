@@ -112,3 +112,15 @@ describe('memory store target records on an exact clock', () => {
     expect(await store.checkTarget('t', 5000)).toEqual({ state: 'probe', failures: 1, retryInMs: 0 });
   });
 });
+
+describe('memory store edges', () => {
+  it('releasing a slot of a key it never admitted does nothing', async () => {
+    await expect(createMemoryStore().release('never-admitted', 'slot')).resolves.toBeUndefined();
+  });
+
+  it('tokens charged up to exactly the limit refuse the next request', async () => {
+    const store = createMemoryStore();
+    await store.charge('k', 10, 60_000);
+    expect((await store.admit({ id: 'k', tpm: 10, windowMs: 60_000 })).verdict).toBe('tpm');
+  });
+});
