@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TargetEntry } from '../../src/config/types.ts';
-import { runOneAttempt, type AttemptContext } from '../../src/routing/run-one-attempt.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AttemptTimeoutError, runOneAttempt, type AttemptContext } from '../../src/routing/run-one-attempt.ts';
 
 const init = { target: { vendor: 'v', upstream: 'm', weight: 1 } as TargetEntry, number: 1, retry: 0, probe: false };
 
@@ -33,5 +34,39 @@ describe('how one attempt ends', () => {
     }, init, new AbortController().signal, 50);
     expect(outcome).toEqual({ ok: true, value: 'answer' });
     expect(seen!.signal.aborted).toBe(false);
+  });
+
+  it('a successful attempt that never committed is not aborted later by its budget', async () => {
+    let seen: AttemptContext | undefined;
+    const outcome = await runOneAttempt(async (context) => {
+      seen = context;
+      return 'answer';
+    }, init, new AbortController().signal, 20);
+    expect(outcome.ok).toBe(true);
+    await sleep(60);
+    expect(seen!.signal.aborted).toBe(false);
+  });
+
+  it('the client leaving aborts the attempt with the same reason, and the attempt fails with it', async () => {
+    const parent = new AbortController();
+    const reason = new Error('client left');
+    let seen: AttemptContext | undefined;
+    const running = runOneAttempt((context) => {
+      seen = context;
+      return new Promise<never>(() => undefined);
+    }, init, parent.signal, Infinity);
+    parent.abort(reason);
+    expect(await running).toEqual({ ok: false, error: reason, committed: false, timedOut: false });
+    expect(seen!.signal.reason).toBe(reason);
+  });
+
+  it('an attempt out of budget fails with an AttemptTimeoutError that names the budget', async () => {
+    const outcome = await runOneAttempt(() => new Promise<never>(() => undefined), init, new AbortController().signal, 30);
+    expect(outcome).toMatchObject({ ok: false, committed: false, timedOut: true });
+    const error = (outcome as { error: AttemptTimeoutError }).error;
+    expect(error).toBeInstanceOf(AttemptTimeoutError);
+    expect(error.name).toBe('AttemptTimeoutError');
+    expect(error.message).toBe('The attempt got no answer within 30 ms.');
+    expect(error.timeoutMs).toBe(30);
   });
 });
