@@ -49,9 +49,10 @@ describe('the slots a redis store keeps alive', () => {
 });
 
 describe('redis store edges', () => {
-  it('names its keys under the gw: prefix by default', async () => {
-    const { store } = await openStore();
-    await store.admit({ id: 'prefixed', rpm: 5, windowMs: 60_000 });
+  it('names its keys under the gw: prefix by default, and keeps no slot for a key without a concurrency limit', async () => {
+    const { store } = await openStore({ slotTtlMs: 60 });
+    await store.admit({ id: 'prefixed', rpm: 5, windowMs: 60_000, slot: 's' });
+    await sleep(100);
     const client = new Redis(redis.url);
     try {
       expect(await client.keys('*prefixed*')).toEqual(['gw:{prefixed}:r']);
