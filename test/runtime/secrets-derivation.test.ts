@@ -21,7 +21,7 @@ const withRedis = (config: CompiledConfig): CompiledConfig => ({
 describe('client key digests', () => {
   it('a key configured by sha256 is that digest; a key by env var is the digest of its value, none when unset', () => {
     const hex = sha256('some-client-key');
-    expect(readKeyDigest(key('h', { sha256: hex }), {}).toString('hex')).toBe(hex);
+    expect(readKeyDigest(key('h', { sha256: hex }), {})!.toString('hex')).toBe(hex);
     expect(readKeyDigest(key('e', { env: 'K' }), { K: 'some-client-key' })!.toString('hex')).toBe(hex);
     expect(readKeyDigest(key('e', { env: 'K' }), {})).toBeUndefined();
   });
