@@ -49,4 +49,15 @@ describe('the answer to a request the HTTP parser rejects', () => {
     });
     expect(gw.sims.openai.received.length).toBe(before);
   });
+
+  it('answers an upload cut part way with connection: close, in the caller style', async () => {
+    const body = JSON.stringify({ model: 'sim-anthropic-chat', messages: [{ role: 'user', content: 'hi' }] });
+    const request =
+      `POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${gw.key}\r\n` +
+      `content-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`;
+    const { head, body: answer } = splitAnswer(await sendRawBytes(gw.url, request));
+    expect(head.split('\r\n')[0]).toMatch(/^HTTP\/1\.1 400 /);
+    expect(head.toLowerCase()).toContain('\r\nconnection: close');
+    expect(JSON.parse(answer).error.type).toBe('invalid_request_error');
+  });
 });
