@@ -34,7 +34,7 @@ describe("Node's own rejections", () => {
 
   it('answers headers that never finish with 408 in the gateway JSON', async () => {
     const answer = await sendRawBytes(gw.url, 'GET /v1/models HTTP/1.1\r\nhost: x\r\nx-slow: a', { end: false });
-    expect(readError(answer, 408)).toMatchObject({ code: 'request_timeout' });
+    expect(readError(answer, 408)).toMatchObject({ code: 'request_timeout', message: 'The request did not arrive in time.' });
   }, 10_000);
 
   it('keeps serving after each of them', async () => {
