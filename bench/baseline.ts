@@ -32,3 +32,13 @@ export async function buildBaseline(ref: string): Promise<string> {
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/** gateway.yaml as it was at `commit`: the routes and models its gateway knows. */
+export function readBaselineDefaults(commit: string): string {
+  return git(['show', `${commit}:gateway.yaml`]);
+}
+
+/** Whether the gateway at `commit` has metrics (`src/metrics/`, served with `server.admin`). */
+export function hasMetrics(commit: string): boolean {
+  return spawnSync('git', ['cat-file', '-e', `${commit}:src/metrics/index.ts`]).status === 0;
+}

@@ -125,7 +125,7 @@ export function defineBenchConfig(count: number, urls: BenchVendorUrls, defaults
   const vendors = defineVendors(urls);
   const key = { name: 'bench', key: `env:${CLIENT_KEY_ENV}`, models: ['*'], ...(deployment.limits ? { limits: { ...deployment.limits } } : {}) };
   return {
-    server: { host: '127.0.0.1', port: 0, body_limit: '25mb', store: 'memory' },
+    server: { host: '127.0.0.1', port: 0, body_limit: '25mb', store: 'memory', ...(deployment.metrics ? { admin: { host: '127.0.0.1', port: 0 } } : {}) },
     keys: [key],
     vendors,
     models: defineModels(count, defaults.models ?? {}, Object.keys(vendors)),
@@ -158,7 +158,8 @@ export function readDefaultConfig(file = 'gateway.yaml'): Record<string, any> {
 
 /** Writes `bench-<count>.yaml` (`bench-<count>-<deployment>.yaml` but as deployed) and `floor-<count>.json` into `dir`. */
 export async function writeBenchConfig(dir: string, count: number, urls: BenchVendorUrls, deployment = AS_DEPLOYED): Promise<BenchConfigFiles> {
-  const config = defineBenchConfig(count, urls, readDefaultConfig(), deployment);
+  const defaults = deployment.defaultsYaml === undefined ? readDefaultConfig() : parse(deployment.defaultsYaml);
+  const config = defineBenchConfig(count, urls, defaults, deployment);
   const configFile = join(dir, deployment === AS_DEPLOYED ? `bench-${count}.yaml` : `bench-${count}-${deployment.id}.yaml`);
   const mapFile = join(dir, `floor-${count}.json`);
   const header = `# Benchmark config (${count} models, gateway ${deployment.id}), written by bench/config.ts.\n`;

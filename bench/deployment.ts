@@ -10,7 +10,7 @@ export const BENCH_KEY_LIMITS = { rpm: 1_000_000_000, tpm: 1_000_000_000_000, co
 
 /** One way of running the gateway. */
 export interface GatewayDeployment {
-  id: 'as-deployed' | 'quiet';
+  id: 'as-deployed' | 'quiet' | 'baseline';
   /** Label of the gateway side in rows measured with it. */
   label: string;
   logLevel: 'info' | 'silent';
@@ -18,20 +18,28 @@ export interface GatewayDeployment {
   logTo: 'file' | 'none';
   /** Limits on the benchmark's key (`keys[].limits`); none when absent. */
   limits?: typeof BENCH_KEY_LIMITS;
-  /**
-   * Metrics on. The gateway has no metrics yet (issue 15: `/metrics` on the admin listener); once it
-   * does, set this in AS_DEPLOYED and add their config in bench/config.ts `defineBenchConfig`.
-   */
+  /** Metrics on: the admin listener (`server.admin`, on an ephemeral port) and so every request recorded. */
   metrics: boolean;
+  /** gateway.yaml's text the routes, transforms and models come from (absent: this checkout's gateway.yaml). */
+  defaultsYaml?: string;
 }
 
 /** The gateway as users run it: the rows the targets are judged on. */
-export const AS_DEPLOYED: GatewayDeployment = { id: 'as-deployed', label: 'gateway', logLevel: 'info', logTo: 'file', limits: BENCH_KEY_LIMITS, metrics: false };
+export const AS_DEPLOYED: GatewayDeployment = { id: 'as-deployed', label: 'gateway', logLevel: 'info', logTo: 'file', limits: BENCH_KEY_LIMITS, metrics: true };
 
 /** The gateway with its log off and no limits (what the bench measured before issue 12): reference only. */
 export const QUIET: GatewayDeployment = { id: 'quiet', label: 'gateway, quiet', logLevel: 'silent', logTo: 'none', metrics: false };
 
 const formatCount = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * The gateway of a baseline commit (`--baseline REF`) as it was deployed then: log and limits as
+ * {@link AS_DEPLOYED}, with that commit's own gateway.yaml (its routes and models), and metrics only when
+ * asked (a commit from before metrics has no `server.admin`).
+ */
+export function defineBaselineDeployment(label: string, defaultsYaml: string, metrics: boolean): GatewayDeployment {
+  return { ...AS_DEPLOYED, id: 'baseline', label, metrics, defaultsYaml };
+}
 
 /** One line saying how a deployment runs the gateway (for RESULTS.md and the terminal). */
 export function describeDeployment(deployment: GatewayDeployment): string {
@@ -41,6 +49,6 @@ export function describeDeployment(deployment: GatewayDeployment): string {
     ? `per-key limits on the bench key (rpm ${formatCount(deployment.limits.rpm)}, tpm ${formatCount(deployment.limits.tpm)}, ` +
       `concurrency ${formatCount(deployment.limits.concurrency)}: never reached, so usage is read and charged on every request)`
     : 'no limits';
-  const metrics = deployment.metrics ? 'metrics on' : 'metrics off (the gateway has none yet)';
+  const metrics = deployment.metrics ? 'metrics on (server.admin set: every request recorded by prom-client)' : 'metrics off';
   return `${log}; ${limits}; ${metrics}`;
 }

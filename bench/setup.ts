@@ -10,11 +10,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { buildBaseline } from './baseline.ts';
+import { buildBaseline, hasMetrics, readBaselineDefaults } from './baseline.ts';
 import { writeBodies } from './bodies.ts';
 import { checkDeployment } from './check-deployment.ts';
 import { CHAT_MODEL, CLIENT_KEY_ENV, MAIN_COUNT, VENDOR_KEY_ENV, writeBenchConfig, type BenchConfigFiles } from './config.ts';
-import { AS_DEPLOYED, type GatewayDeployment } from './deployment.ts';
+import { AS_DEPLOYED, defineBaselineDeployment, type GatewayDeployment } from './deployment.ts';
 import type { LoadTool } from './load.ts';
 import { getLoadRunner } from './load.ts';
 import { hasTaskset, readFirstJsonLine, startNodeProcess, type BenchProcess } from './processes.ts';
@@ -83,6 +83,7 @@ export async function setupBench(options: SetupOptions): Promise<BenchSetup> {
     // events, so a translated stream carries as many as the passthrough stream it is compared with.
     await bundleProxies();
     const baselineCommit = options.baseline ? await buildBaseline(options.baseline) : undefined;
+    const baseline = baselineCommit ? defineBaselineDeployment(`gateway at ${baselineCommit}`, readBaselineDefaults(baselineCommit), hasMetrics(baselineCommit)) : undefined;
     const [fast, slowVendor, dashscope] = await Promise.all([
       startVendor('static vendor', ['bench/static-vendor.ts', '--key', vendorKey], cpu.load, owned),
       startVendor('slow vendor', ['bench/vendor.ts', '--key', vendorKey, '--stream-events', '20', '--stream-interval-ms', '50'], cpu.load, owned),
@@ -93,7 +94,7 @@ export async function setupBench(options: SetupOptions): Promise<BenchSetup> {
     const configs = new Map<number, BenchConfigFiles>();
     for (const count of new Set([10, MAIN_COUNT, largeCount])) configs.set(count, await writeBenchConfig(tmpDir, count, vendorUrls));
     const bodies = await writeBodies(tmpDir);
-    const launch = async (kind: ProxyKind, count: number, nodeFlags?: string[], deployment = AS_DEPLOYED): Promise<RunningProxy> => {
+    const launch = async (kind: ProxyKind, count: number, nodeFlags?: string[], deployment = kind === 'baseline' ? baseline! : AS_DEPLOYED): Promise<RunningProxy> => {
       const files = deployment === AS_DEPLOYED ? configs.get(count)! : await writeBenchConfig(tmpDir, count, vendorUrls, deployment);
       const proxy = await startProxy(kind, { files, cpu: cpu.proxy, env, nodeFlags });
       proxies.push(proxy);
@@ -117,7 +118,7 @@ export async function setupBench(options: SetupOptions): Promise<BenchSetup> {
       gateway: toSide(AS_DEPLOYED.label, gateway),
       vendor: { label: 'vendor, directly', kind: 'vendor', pid: fast.pid, origin: fast.origin, auth: { authorization: `Bearer ${vendorKey}` } },
       startProxy: async (kind, count, deployment?: GatewayDeployment) => {
-        const proxy = await launch(kind, count, undefined, deployment);
+        const proxy = await launch(kind, count, undefined, deployment ?? (kind === 'baseline' ? baseline : AS_DEPLOYED));
         return { ...proxy, stop: () => proxy.stop() };
       },
       notes:

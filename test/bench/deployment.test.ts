@@ -57,12 +57,13 @@ describe('the gateway deployments the bench runs', () => {
     const { config, problems } = await compileConfigFile(files.configFile);
     expect(problems).toEqual([]);
     expect(config!.keys).toEqual([expect.objectContaining({ name: 'bench', limits: BENCH_KEY_LIMITS })]);
+    expect(config!.server.admin).toEqual({ host: '127.0.0.1', port: 0 });
     expect(defineProxyArgs('gateway', files, 4000).join(' ')).toContain('--log-level info');
     expect(defineLogFile('gateway', files, 4000)).toBe(join(dir, 'gateway-4000.log'));
     expect(defineLogFile('floor', files, 4000)).toBeUndefined();
     expect(describeDeployment(AS_DEPLOYED)).toBe(
       'request log at info written to a file (stdout redirected, not a TTY); per-key limits on the bench key (rpm 1,000,000,000, ' +
-        'tpm 1,000,000,000,000, concurrency 100,000: never reached, so usage is read and charged on every request); metrics off (the gateway has none yet)',
+        'tpm 1,000,000,000,000, concurrency 100,000: never reached, so usage is read and charged on every request); metrics on (server.admin set: every request recorded by prom-client)',
     );
   });
 
@@ -72,9 +73,10 @@ describe('the gateway deployments the bench runs', () => {
     const { config, problems } = await compileConfigFile(files.configFile);
     expect(problems).toEqual([]);
     expect(config!.keys[0].limits).toEqual({});
+    expect(config!.server.admin).toBeUndefined();
     expect(defineProxyArgs('gateway', files, 4000).join(' ')).toContain('--log-level silent');
     expect(defineLogFile('gateway', files, 4000)).toBeUndefined();
-    expect(describeDeployment(QUIET)).toBe('request log silent; no limits; metrics off (the gateway has none yet)');
+    expect(describeDeployment(QUIET)).toBe('request log silent; no limits; metrics off');
   });
 
   it('a gateway started as deployed writes a request line per chat into its file and charges the usage to the key', async () => {

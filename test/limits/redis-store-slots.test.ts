@@ -55,7 +55,7 @@ describe('redis store edges', () => {
     await sleep(100);
     const client = new Redis(redis.url);
     try {
-      expect(await client.keys('*prefixed*')).toEqual(['gw:{prefixed}:r']);
+      expect(await client.keys('*prefixed*')).toEqual(['gw:{prefixed}:rz']);
     } finally {
       client.disconnect();
     }
