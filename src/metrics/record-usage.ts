@@ -1,6 +1,7 @@
 import type { UsageSink } from '../runtime/handle-request.ts';
 import type { UsageEvent } from '../runtime/types.ts';
 import type { RequestMetrics } from './define-metrics.ts';
+import { cacheChildren } from './cache-children.ts';
 import { createValueCap, getOperationName, RESPONSE_MODELS_PER_TARGET } from './labels.ts';
 
 /**
@@ -23,11 +24,20 @@ const REJECTIONS = new Set(['rate_limit_exceeded', 'budget_exceeded']);
  */
 export function createUsageRecorder(metrics: RequestMetrics, isKnownModel: (model: string) => boolean): UsageSink {
   const capResponseModel = createValueCap(RESPONSE_MODELS_PER_TARGET);
+  const requests = cacheChildren(metrics.requests);
+  const overhead = cacheChildren(metrics.overhead);
+  const requestDuration = cacheChildren(metrics.requestDuration);
+  const timeToFirstToken = cacheChildren(metrics.timeToFirstToken);
+  const timePerOutputToken = cacheChildren(metrics.timePerOutputToken);
+  const tokenUsage = cacheChildren(metrics.tokenUsage);
+  const observeTokens = (labels: readonly [string, string, string, string], type: string, count: number | undefined): void => {
+    if (count !== undefined && count > 0) tokenUsage(...labels, type).observe(count);
+  };
   return (event: ExtendedEvent) => {
     const key = event.key ?? '';
     const status = event.status;
-    metrics.requests.labels(event.style, event.route ?? 'unmatched', String(status), key).inc();
-    metrics.overhead.labels(event.style).observe(event.overheadMs / 1000);
+    requests(event.style, event.route ?? 'unmatched', String(status), key).inc();
+    overhead(event.style).observe(event.overheadMs / 1000);
     if (status === 429 && event.error !== undefined && REJECTIONS.has(event.error)) metrics.rejections.labels(event.error, key).inc();
     recordTargets(metrics, event);
     // GenAI metrics for requests on a model route (an unknown or refused model included, as `unknown`).
@@ -36,25 +46,21 @@ export function createUsageRecorder(metrics: RequestMetrics, isKnownModel: (mode
     const target = event.target ?? '';
     const upstream = event.responseModel ?? target.slice(target.indexOf('/') + 1);
     const labels = [getOperationName(event.op), event.vendor ?? '', model, capResponseModel(target, upstream)] as const;
-    metrics.requestDuration.labels(...labels, event.error ?? '').observe(event.durationMs / 1000);
+    requestDuration(...labels, event.error ?? '').observe(event.durationMs / 1000);
     if (event.costUsd !== undefined && event.costUsd > 0) metrics.spend.labels(key, model).inc(event.costUsd);
     if (event.error !== undefined) return;
     const { usage } = event;
     if (event.ttfbMs !== undefined) {
-      metrics.timeToFirstToken.labels(...labels).observe(event.ttfbMs / 1000);
+      timeToFirstToken(...labels).observe(event.ttfbMs / 1000);
       const output = usage.outputTokens ?? 0;
-      if (output > 1) metrics.timePerOutputToken.labels(...labels).observe((event.durationMs - event.ttfbMs) / 1000 / (output - 1));
+      if (output > 1) timePerOutputToken(...labels).observe((event.durationMs - event.ttfbMs) / 1000 / (output - 1));
     }
-    observeTokens(metrics, labels, 'input', usage.inputTokens);
-    observeTokens(metrics, labels, 'output', usage.outputTokens);
-    observeTokens(metrics, labels, 'cached_input', usage.cachedInputTokens);
-    observeTokens(metrics, labels, 'cache_creation_input', usage.cacheCreationInputTokens);
-    observeTokens(metrics, labels, 'reasoning', usage.reasoningTokens);
+    observeTokens(labels, 'input', usage.inputTokens);
+    observeTokens(labels, 'output', usage.outputTokens);
+    observeTokens(labels, 'cached_input', usage.cachedInputTokens);
+    observeTokens(labels, 'cache_creation_input', usage.cacheCreationInputTokens);
+    observeTokens(labels, 'reasoning', usage.reasoningTokens);
   };
-}
-
-function observeTokens(metrics: RequestMetrics, labels: readonly [string, string, string, string], type: string, count: number | undefined): void {
-  if (count !== undefined && count > 0) metrics.tokenUsage.labels(...labels, type).observe(count);
 }
 
 /** Attempts per target (the last one `ok`, earlier ones `failed`), fallbacks and cooldown skips. */
