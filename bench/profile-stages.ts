@@ -1,5 +1,5 @@
 /**
- * Splits a gateway CPU profile into the stages of a request (parse, validation, auth, limits, usage, log, write,
+ * Splits a gateway CPU profile into the stages of a request (parse, validation, auth, limits, usage, metrics, log, write,
  * the vendor call, Node's HTTP server): each busy sample goes to the innermost frame of the stack that is the
  * gateway's own code or a library's, mapped back to its TypeScript source through the bundle's source map
  * (`dist/gateway.mjs.map`, written by scripts/bundle.ts). Stacks of Node internals alone are the HTTP server
@@ -31,6 +31,9 @@ const SOURCE_RULES: [RegExp, string][] = [
   [/(src\/runtime\/validate\.ts|generated\/validators)/, 'validation'],
   [/src\/runtime\/(auth|secrets)\.ts$/, 'auth'],
   [/src\/limits\//, 'limits'],
+  [/(src\/metrics\/|node_modules\/(prom-client|tdigest|bintrees)\/)/, 'metrics'],
+  [/src\/spend\//, 'spend'],
+  [/src\/runtime\/usage-event\.ts$/, 'usage event'],
   [/src\/runtime\/(json-usage|stream-tap|estimate-usage)\.ts$/, 'usage'],
   [/src\/runtime\/(passthrough|respond|collect-chunks)\.ts$/, 'write answer'],
   [/src\/runtime\/vendor-(call|error)\.ts$/, 'vendor call (gateway)'],
