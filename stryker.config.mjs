@@ -27,7 +27,7 @@ const SETS = {
       'src/runtime/client-error.ts',
       'src/runtime/check-request-head.ts',
       'src/runtime/json-bytes.ts',
-      'src/runtime/handle-request.ts:185-282',
+      'src/runtime/handle-request.ts:188-293',
     ],
     tests: [
       'test/runtime/redact.test.ts',
