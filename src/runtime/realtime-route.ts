@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { GatewayError, renderError, toGatewayError } from '../errors.ts';
+import { GatewayError, renderError, toGatewayError, UNROUTED_STYLE } from '../errors.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
 import { GatewayContext } from './gateway-context.ts';
 import { authenticate } from './auth.ts';
@@ -68,7 +68,7 @@ export function createUpgradeListener(getSnapshot: () => Snapshot, sink: UsageSi
       renderError(error, req) {
         const ctx = contexts.get(req);
         const id = ctx?.id ?? crypto.randomUUID();
-        const rendered = renderError(ctx?.style ?? 'openai', toGatewayError(error), id);
+        const rendered = renderError(ctx?.style ?? UNROUTED_STYLE, toGatewayError(error), id);
         return { status: rendered.status, headers: { ...rendered.headers, 'x-request-id': id }, body: rendered.body };
       },
     },

@@ -58,13 +58,9 @@ export async function startDashScopeSimulator(options: SimulatorOptions = {}): P
     if (auth === undefined) return fail(401, 'InvalidApiKey', 'No API-key provided.');
     if (auth !== `Bearer ${key}`) return fail(401);
     if (req.method === 'POST' && req.path === CREATE_PATH) {
-      if (req.headers['x-dashscope-async'] !== 'enable') return fail(400, 'AccessDenied', 'current user api does not support synchronous calls');
-      const body = readJson(req.body);
-      if (!isObject(body)) return fail(400, 'InvalidParameter', 'The request body is not a valid JSON.');
-      if (typeof body.model !== 'string') return fail(400, 'InvalidParameter', 'Model not exist.');
-      const prompt = body.input?.prompt;
-      if (typeof prompt !== 'string' || prompt === '') return fail(400, 'InvalidParameter', 'Field required: input.prompt');
-      const params = isObject(body.parameters) ? body.parameters : {};
+      const submitted = readTaskSubmission(req, fail);
+      if (!submitted) return;
+      const { prompt, params } = submitted;
       if (params.size !== undefined && !STAR_SIZE.test(String(params.size))) {
         return fail(400, 'InvalidParameter', `The size '${params.size}' is not supported, the size must be in the format of width*height, e.g. 1024*1024.`);
       }
@@ -100,17 +96,28 @@ export async function startDashScopeSimulator(options: SimulatorOptions = {}): P
 }
 
 /**
+ * What every asynchronous task submission must carry, checked as DashScope checks it (async header, a JSON
+ * body with `model` and `input.prompt`): the prompt and the parameters, or undefined once `fail` answered.
+ */
+function readTaskSubmission(req: SimRequest, fail: (status: number, code?: string, message?: string) => void): { prompt: string; params: Record<string, any> } | undefined {
+  const refuse = (status: number, code: string, message: string): undefined => void fail(status, code, message);
+  if (req.headers['x-dashscope-async'] !== 'enable') return refuse(400, 'AccessDenied', 'current user api does not support synchronous calls');
+  const body = readJson(req.body);
+  if (!isObject(body)) return refuse(400, 'InvalidParameter', 'The request body is not a valid JSON.');
+  if (typeof body.model !== 'string') return refuse(400, 'InvalidParameter', 'Model not exist.');
+  const prompt = body.input?.prompt;
+  if (typeof prompt !== 'string' || prompt === '') return refuse(400, 'InvalidParameter', 'Field required: input.prompt');
+  return { prompt, params: isObject(body.parameters) ? body.parameters : {} };
+}
+
+/**
  * POST video-synthesis (fixtures/dashscope/video-synthesis-*.json): async only, `model`, `input.prompt`
  * and an optional `parameters.size` written `W*H`; answers the PENDING task.
  */
 function createVideoTask(req: SimRequest, res: ServerResponse, tasks: Map<string, Task>, id: string, requestId: string, fail: (status: number, code?: string, message?: string) => void): void {
-  if (req.headers['x-dashscope-async'] !== 'enable') return fail(400, 'AccessDenied', 'current user api does not support synchronous calls');
-  const body = readJson(req.body);
-  if (!isObject(body)) return fail(400, 'InvalidParameter', 'The request body is not a valid JSON.');
-  if (typeof body.model !== 'string') return fail(400, 'InvalidParameter', 'Model not exist.');
-  const prompt = body.input?.prompt;
-  if (typeof prompt !== 'string' || prompt === '') return fail(400, 'InvalidParameter', 'Field required: input.prompt');
-  const params = isObject(body.parameters) ? body.parameters : {};
+  const submitted = readTaskSubmission(req, fail);
+  if (!submitted) return;
+  const { prompt, params } = submitted;
   const size = params.size === undefined ? '1920*1080' : String(params.size);
   if (!STAR_SIZE.test(size)) return fail(400, 'InvalidParameter', `The size '${size}' is not supported, the size must be in the format of width*height, e.g. 1920*1080.`);
   if (prompt.includes('forbidden')) return fail(400, 'DataInspectionFailed', 'Input data may contain inappropriate content.');
