@@ -51,7 +51,7 @@ describe('the chat-completions passthrough to a vendor with request facts', () =
     } else expect((data as any).choices[0].finish_reason).toBe('length');
   });
 
-  test('a temperature above the model range is clamped to it; top_p without a declared range is left alone', async () => {
+  test("a temperature above the model range is clamped to it; top_p inside the protocol's range is left alone", async () => {
     await client().chat.completions.create({ model: 'sim-compat-cool', messages, temperature: 1.6, top_p: 0.3 });
     expect(lastBody()).toMatchObject({ model: 'compat-cool', temperature: 1, top_p: 0.3 });
   });
