@@ -30,7 +30,7 @@ export const anthropicAdapter: ProtocolAdapter = {
   style: 'anthropic',
   passthrough: {
     messages: { method: 'POST', path: '/v1/messages', model: 'body' },
-    'count-tokens': { method: 'POST', path: '/v1/messages/count_tokens', model: 'body' },
+    'count-tokens': { method: 'POST', path: '/v1/messages/count_tokens', model: 'body', free: true },
   },
   requestHeaders: ['content-type', 'accept', 'anthropic-beta'],
   readUsage,

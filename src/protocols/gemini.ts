@@ -23,7 +23,7 @@ export const geminiAdapter: ProtocolAdapter = {
   passthrough: {
     'generate-content': { method: 'POST', path: '/models/{model}:generateContent', model: 'path' },
     'stream-generate-content': { method: 'POST', path: '/models/{model}:streamGenerateContent', model: 'path' },
-    'count-tokens': { method: 'POST', path: '/models/{model}:countTokens', model: 'path' },
+    'count-tokens': { method: 'POST', path: '/models/{model}:countTokens', model: 'path', free: true },
   },
   requestHeaders: ['content-type', 'accept'],
   readUsage,

@@ -10,6 +10,8 @@ export interface PassthroughEndpoint {
   path: string;
   /** Where the model name travels to the vendor: rewritten in the JSON body, in the path, or nowhere. */
   model: 'body' | 'path' | 'none';
+  /** The vendor charges nothing for this call (token counting): the request is charged zero tokens, not an estimate. */
+  free?: true;
 }
 
 
