@@ -233,6 +233,15 @@ export interface ChatOptions {
   strict: boolean;
   /** `auto`: translated requests to a protocol with prompt-cache breakpoints get them placed (issue 14). */
   cache?: 'auto';
+  /** Reasoning budget (tokens) per effort level, when YAML sets one (default in translate/reasoning-budget.ts). */
+  reasoning?: ReasoningBudgets;
+}
+
+/** Reasoning budget in tokens per effort level (`models.<id>.chat.reasoning`). */
+export interface ReasoningBudgets {
+  low: number;
+  medium: number;
+  high: number;
 }
 
 /** Retry and fallback policy of a model (see issue 6). */
