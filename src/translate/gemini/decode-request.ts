@@ -112,7 +112,11 @@ function readPart(part: Record<string, any>, at: string, parts: ContentPart[], i
   if (part.thought === true) {
     const text = readStringField(part.text, `${at}.text`) ?? '';
     const reasoning = readReasoningPart(text, readStringField(part.thoughtSignature, `${at}.thoughtSignature`));
-    parts.push(reasoning);
+    // A streamed thought arrives in pieces, its signature on the last: the pieces are one thought.
+    const last = parts[parts.length - 1];
+    if (last?.type === 'reasoning' && last.signature === undefined && last.redacted === undefined && last.callId === undefined && reasoning.callId === undefined) {
+      parts[parts.length - 1] = { ...reasoning, text: last.text + reasoning.text };
+    } else parts.push(reasoning);
     return;
   }
   if (part.text !== undefined) {
