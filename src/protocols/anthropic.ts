@@ -1,27 +1,15 @@
-import { decodeAnthropicError } from '../translate/anthropic/response.ts';
+import { decodeAnthropicError, readAnthropicUsage } from '../translate/anthropic/response.ts';
 import type { ProtocolAdapter } from './types.ts';
 import type { Usage } from '../runtime/types.ts';
 
 /**
- * Reads Anthropic usage from a message, `message_start` (`message.usage`) or `message_delta` (`usage`).
- * No total (the protocol has none, and a `message_delta` may carry `output_tokens` alone): `addUsage`
- * adds input and output once both are known.
+ * Reads Anthropic usage from a message, `message_start` (`message.usage`) or `message_delta` (`usage`) with
+ * the translation's reader (input counts cache reads and writes). No total (the protocol has none, and a
+ * `message_delta` may carry `output_tokens` alone): `addUsage` adds input and output once both are known.
  */
 function readUsage(json: any): Usage | undefined {
   const usage = json?.usage ?? json?.message?.usage;
-  if (!usage || typeof usage !== 'object') return undefined;
-  const cached = usage.cache_read_input_tokens;
-  const input =
-    usage.input_tokens === undefined
-      ? undefined
-      : usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (cached ?? 0);
-  const output = usage.output_tokens;
-  return {
-    inputTokens: input,
-    outputTokens: output,
-    cachedInputTokens: cached,
-    cacheCreationInputTokens: usage.cache_creation_input_tokens,
-  };
+  return usage && typeof usage === 'object' ? readAnthropicUsage(usage) : undefined;
 }
 
 /** The Anthropic messages protocol. */
