@@ -17,7 +17,7 @@ const SETS = {
   errors: { mutate: ['src/errors.ts'], tests: ['test/errors/**/*.test.ts', 'test/e2e/errors.test.ts'] },
   'auth-body': {
     mutate: ['src/runtime/auth.ts', 'src/runtime/read-body.ts'],
-    tests: ['test/runtime/auth-*.test.ts', 'test/runtime/body-*.test.ts', 'test/runtime/read-body.test.ts'],
+    tests: ['test/runtime/auth-*.test.ts', 'test/runtime/body-*.test.ts', 'test/runtime/read-body*.test.ts'],
   },
   // The hardening issue's redaction and error boundary.
   hardening: {
