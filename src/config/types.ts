@@ -4,11 +4,10 @@
  * and resolved when the gateway starts.
  */
 
-/** A caller's protocol style: the error shape, auth headers and SSE framing the client expects. */
-export type Style = 'openai' | 'anthropic' | 'gemini';
+import type { Protocol, Style } from '../../generated/protocols.ts';
 
-/** A vendor's wire protocol; the adapter in `src/protocols/<name>.ts` speaks it. */
-export type Protocol = 'openai' | 'anthropic' | 'gemini' | 'dashscope';
+/** `Protocol` (a vendor's wire protocol) and `Style` (a caller's protocol style), generated from the registries in src/protocols/. */
+export type { Protocol, Style };
 
 /** Every operation a route can name. Each protocol adapter declares which of them it serves. */
 export const OPERATIONS = [

@@ -1,6 +1,5 @@
-import { decodeOpenAIError } from '../translate/openai-chat/response.ts';
-import type { ProtocolAdapter } from './types.ts';
-import type { Usage } from '../runtime/types.ts';
+import { decodeOpenAIError } from '../../translate/openai-chat/response.ts';
+import type { ProtocolAdapter, Usage } from '../types.ts';
 
 /** Reads OpenAI usage: chat/completions/embeddings (`prompt_tokens`...) and responses (`input_tokens`...). */
 function readUsage(json: any): Usage | undefined {
