@@ -1,5 +1,6 @@
 import { definePassthroughWrapper } from '../runtime/plan.ts';
 import type { OpCall, OpHandler } from '../runtime/types.ts';
+import { chooseStateKeeper } from './choose-state-keeper.ts';
 import { recordVendorHeld } from './record-vendor-held.ts';
 
 /** Whether YAML forbids keeping responses of this call's model or key (`responses: { store: false }`). */
@@ -20,4 +21,4 @@ function applyStorePolicy(passthrough: OpHandler): OpHandler {
   };
 }
 
-definePassthroughWrapper('responses', (passthrough) => applyStorePolicy(recordVendorHeld(passthrough)));
+definePassthroughWrapper('responses', (passthrough) => chooseStateKeeper(applyStorePolicy(recordVendorHeld(passthrough))));
