@@ -1,6 +1,11 @@
 /** A JSON answer whose first key is its id, as OpenAI writes a response (`{"id": "resp_..."`). */
 const ID_FIRST = /^\s*\{\s*"id"\s*:\s*"([^"\\]{1,256})"/;
 
+/** Whether `id` can be noted: a non-empty string of at most 256 characters (the head's bound too). */
+function isNotable(id: unknown): id is string {
+  return typeof id === 'string' && id !== '' && id.length <= 256;
+}
+
 /** Bytes of a head enough to hold `{"id": "<id>"` with spaces. */
 export const ID_HEAD_BYTES = 320;
 
@@ -15,8 +20,8 @@ export function readIdHead(head: Buffer): string | undefined {
 /** The top-level `id` of a whole JSON answer whose id is not its first key (one parse), or undefined. */
 export function readIdParsed(body: Buffer): string | undefined {
   try {
-    const json = JSON.parse(body.toString('utf8'));
-    return typeof json?.id === 'string' && json.id !== '' ? json.id : undefined;
+    const id = JSON.parse(body.toString('utf8'))?.id;
+    return isNotable(id) ? id : undefined;
   } catch {
     return undefined;
   }
@@ -40,7 +45,7 @@ export function readFirstEventId(head: Buffer): string | null | undefined {
     .join('\n');
   try {
     const id = JSON.parse(data)?.response?.id;
-    return typeof id === 'string' && id !== '' ? id : null;
+    return isNotable(id) ? id : null;
   } catch {
     return null;
   }

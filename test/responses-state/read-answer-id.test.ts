@@ -13,6 +13,7 @@ describe('reading the response id of a passed-through answer', () => {
     expect(readIdParsed(Buffer.from('{"object":"response","output":[{"id":"msg_1"}],"id":"resp_3"}'))).toBe('resp_3');
     expect(readIdParsed(Buffer.from('{"object":"response"}'))).toBeUndefined();
     expect(readIdParsed(Buffer.from('not json'))).toBeUndefined();
+    expect(readIdParsed(Buffer.from(`{"object":"response","id":"${'r'.repeat(257)}"}`))).toBeUndefined();
   });
 
   test("a stream's first event: undefined until it is complete, its response.id, or null when it carries none", () => {
