@@ -1,4 +1,5 @@
 import type { ResponsesStateKeeper } from '../config/types.ts';
+import { GatewayError } from '../errors.ts';
 import type { OpCall, OpHandler } from '../runtime/types.ts';
 import { createTranslationHandler } from '../translate/handler.ts';
 import { openAIChatAdapter } from '../translate/openai-chat/index.ts';
@@ -23,4 +24,15 @@ function getStateKeeper(call: OpCall): ResponsesStateKeeper {
  */
 export function chooseStateKeeper(passthrough: OpHandler): OpHandler {
   return (call) => (getStateKeeper(call) === 'gateway' ? serveWithGatewayState(call) : passthrough(call));
+}
+
+/**
+ * Wraps the `/v1/responses/compact` passthrough: compacting needs a vendor that keeps Responses state, so a
+ * target whose state the gateway keeps is refused with 400, as Anthropic and Gemini targets are.
+ */
+export function refuseCompactWithGatewayState(passthrough: OpHandler): OpHandler {
+  return async (call) => {
+    if (getStateKeeper(call) === 'vendor') return passthrough(call);
+    throw new GatewayError(400, 'unsupported_parameter', "Compacting a response needs a vendor that keeps response state ('previous_response_id'); the vendor of this model does not.", { param: 'previous_response_id' });
+  };
 }

@@ -1,6 +1,6 @@
 import { definePassthroughWrapper } from '../runtime/plan.ts';
 import type { OpCall, OpHandler } from '../runtime/types.ts';
-import { chooseStateKeeper } from './choose-state-keeper.ts';
+import { chooseStateKeeper, refuseCompactWithGatewayState } from './choose-state-keeper.ts';
 import { recordVendorHeld } from './record-vendor-held.ts';
 
 /** Whether YAML forbids keeping responses of this call's model or key (`responses: { store: false }`). */
@@ -21,4 +21,9 @@ function applyStorePolicy(passthrough: OpHandler): OpHandler {
   };
 }
 
+/**
+ * The `POST /v1/responses` passthrough of OpenAI-protocol vendors: served with the gateway's state when YAML
+ * says so, else under the store policy, noting which vendor keeps each response.
+ */
 definePassthroughWrapper('responses', (passthrough) => chooseStateKeeper(applyStorePolicy(recordVendorHeld(passthrough))));
+definePassthroughWrapper('responses-compact', refuseCompactWithGatewayState);

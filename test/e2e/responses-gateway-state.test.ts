@@ -80,6 +80,14 @@ describe('responses: { state: gateway } on an OpenAI-compatible vendor that keep
     expect(sent.body.messages[1].tool_calls[0].id).toBe(call.call_id);
   });
 
+  test('compacting is refused with 400 before any vendor call, as for Anthropic and Gemini models', async () => {
+    const error: any = await openai().responses.compact({ model: 'compat-chat', input: 'compact me' } as any).catch((e) => e);
+    expect([error.status, error.error?.code]).toEqual([400, 'unsupported_parameter']);
+    expect(gw.sims.openai.received).toEqual([]);
+    await openai().responses.compact({ model: 'sim-openai-chat', input: 'compact me' } as any);
+    expect(readLastRequest().url).toBe('/v1/responses/compact');
+  });
+
   test('the same model without state: gateway passes through to the vendor, which resolves previous_response_id itself', async () => {
     const first = await openai().responses.create({ model: 'sim-openai-chat', input: 'vendor side' });
     await openai().responses.create({ model: 'sim-openai-chat', input: 'next', previous_response_id: first.id });

@@ -62,6 +62,18 @@ describe.each([['memory', () => createMemoryValues()], ['redis', () => limits.va
   });
 });
 
+describe('notes of responses a vendor keeps', () => {
+  test('expire after their TTL like the responses the gateway keeps', async () => {
+    let now = 1_000;
+    const store = createResponseStore(createMemoryValues({ now: () => now }));
+    await store.saveVendorHeld('team', 'resp_t', 'openai', 60_000);
+    now += 59_999;
+    expect(await store.getVendorHeld('team', 'resp_t')).toBe('openai');
+    now += 1;
+    expect(await store.getVendorHeld('team', 'resp_t')).toBeUndefined();
+  });
+});
+
 describe('reading the store', () => {
   test('an unreachable store is a 503 response_store_unavailable; other errors pass through', async () => {
     await expect(readStore(() => Promise.reject(new StoreUnavailableError(new Error('down'))))).rejects.toMatchObject({ status: 503, code: 'response_store_unavailable' });
