@@ -82,4 +82,21 @@ describe('a response kept by an OpenAI-protocol vendor is served from that vendo
     expect(error.status).toBe(404);
     expect(error.error.message).toContain(created.id);
   });
+
+  test('a vendor stream cut midway still ends with the error event, and one cut before any byte is a 502', async () => {
+    const post = () => fetch(`${gw.url}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gw.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL, input: 'cut me', stream: true }),
+    });
+    gw.sims.openai.failNext({ kind: 'reset-mid-stream', afterEvents: 2 });
+    const cut = await post();
+    const text = await cut.text();
+    expect([cut.status, text.startsWith('event: response.created')]).toEqual([200, true]);
+    expect(text).toContain('upstream_stream_failed');
+    gw.sims.openai.failNext({ kind: 'reset-mid-stream', afterEvents: 0 });
+    const early = await post();
+    expect(early.status).toBe(502);
+    expect((await early.json()).error).toMatchObject({ type: expect.any(String) });
+  });
 });
