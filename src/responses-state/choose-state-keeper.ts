@@ -1,17 +1,7 @@
 import type { ResponsesStateKeeper } from '../config/types.ts';
 import { GatewayError } from '../errors.ts';
 import type { OpCall, OpHandler } from '../runtime/types.ts';
-import { createTranslationHandler } from '../translate/handler.ts';
-import { openAIChatAdapter } from '../translate/openai-chat/index.ts';
-import { responsesAdapter } from '../translate/openai-responses/index.ts';
-import { responsesState } from './responses-state.ts';
-
-/**
- * Responses on an OpenAI-compatible vendor that keeps no Responses state (or has no Responses API): the
- * gateway keeps the state, resolves `previous_response_id` and `item_reference`s, and sends the vendor
- * chat completions, exactly as for Anthropic and Gemini vendors.
- */
-const serveWithGatewayState = createTranslationHandler('openai', responsesAdapter, openAIChatAdapter, undefined, responsesState);
+import { getStatefulTranslator } from '../translate/gateway-state.ts';
 
 /** Who keeps this call's Responses state: the model's `responses.state`, else its vendor's, else the vendor. */
 function getStateKeeper(call: OpCall): ResponsesStateKeeper {
@@ -19,11 +9,17 @@ function getStateKeeper(call: OpCall): ResponsesStateKeeper {
 }
 
 /**
- * Wraps the `POST /v1/responses` passthrough of OpenAI-protocol vendors: a target whose YAML says
- * `responses: { state: gateway }` (on the model or its vendor) is served with the gateway's state instead.
+ * Wraps the `POST /v1/responses` passthrough: a target whose YAML says `responses: { state: gateway }` (on
+ * the model or its vendor: a compatible vendor that keeps no Responses state, or has no Responses API) is
+ * served like Anthropic and Gemini targets instead: the gateway keeps the state, resolves
+ * `previous_response_id` and `item_reference`s, and sends the vendor chat completions.
  */
 export function chooseStateKeeper(passthrough: OpHandler): OpHandler {
-  return (call) => (getStateKeeper(call) === 'gateway' ? serveWithGatewayState(call) : passthrough(call));
+  return (call) => {
+    if (getStateKeeper(call) === 'vendor') return passthrough(call);
+    const translate = getStatefulTranslator(call.ctx.route.op, call.ctx.style, call.vendor.config.protocol);
+    return translate ? translate(call) : passthrough(call);
+  };
 }
 
 /**
