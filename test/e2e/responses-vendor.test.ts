@@ -74,6 +74,15 @@ describe('a response kept by an OpenAI-protocol vendor is served from that vendo
     expect((await openai().responses.retrieve(mine.id)).output_text).toBe('Echo: mine');
   });
 
+  test("a bad input_items query reaches the vendor as it is, and the vendor's 400 reaches the client", async () => {
+    const created = await openai().responses.create({ model: MODEL, input: 'page me' });
+    gw.sims.openai.reset();
+    const error: any = await openai().responses.inputItems.list(created.id, { limit: 0, include: ['message.input_image.image_url'] }).catch((e) => e);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(error.error.message).toContain('limit');
+    expect(gw.sims.openai.received.map((r) => decodeURIComponent(r.url))).toEqual([`/v1/responses/${created.id}/input_items?limit=0&include[]=message.input_image.image_url`]);
+  });
+
   test("the vendor's own 404 (it no longer keeps the response) reaches the client as a 404", async () => {
     const created = await openai().responses.create({ model: MODEL, input: 'short-lived' });
     const vendor = new OpenAI({ baseURL: gw.sims.openai.url, apiKey: SIMULATOR_KEYS.openai, maxRetries: 0 });
