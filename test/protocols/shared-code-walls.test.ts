@@ -13,10 +13,20 @@ function listSources(path: string): string[] {
   return readdirSync(path).flatMap((name) => listSources(join(path, name)));
 }
 
-/** The string literals of a source text (comments removed first, so prose may name a vendor). */
+/** A source text without its comments, so prose may name a vendor. */
+function removeComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+}
+
+/** The string literals of a source text (comments removed first). */
 function listStringLiterals(text: string): string[] {
-  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
-  return [...code.matchAll(/'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`/g)].map(([literal]) => literal);
+  return [...removeComments(text).matchAll(/'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`/g)].map(([literal]) => literal);
+}
+
+/** The object keys (`name:`) and property reads (`.name`) of a source text that are protocol names. */
+function listNameKeys(text: string, names: string[]): string[] {
+  const key = new RegExp(`(?:\\.(${names.join('|')})\\b|\\b(${names.join('|')})\\s*:)`, 'g');
+  return [...removeComments(text).matchAll(key)].map(([found]) => found);
 }
 
 describe('the walls around protocol knowledge', () => {
@@ -32,7 +42,15 @@ describe('the walls around protocol knowledge', () => {
     expect(found).toEqual([]);
   });
 
-  it('finds a style name in a string when one is there (the check above can fail)', () => {
+  it('no shared code keys a table by a protocol or style name, or reads one as a property', () => {
+    const found = SHARED.flatMap(listSources).flatMap((file) =>
+      listNameKeys(readFileSync(file, 'utf8'), Object.keys(PROTOCOLS)).map((key) => `${file}: ${key}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('finds a style name in a string, a key or a property when one is there (the checks above can fail)', () => {
+    expect(listNameKeys('const T = { gemini: 1 }; sims.dashscope.url; // openai: x', Object.keys(PROTOCOLS))).toEqual(['gemini:', '.dashscope']);
     expect(listStringLiterals(`if (ctx.style === 'gemini') x(); // 'openai' in a comment`).filter((l) => names.test(l))).toEqual(["'gemini'"]);
     expect(listStringLiterals('/* "anthropic" */ const a = `x-${"y"}`;').filter((l) => names.test(l))).toEqual([]);
   });

@@ -36,6 +36,20 @@ describe("each style reads the client's key where its SDK sends it", () => {
   });
 });
 
+describe("each style's OpenAPI security schemes name where its SDK sends the key", () => {
+  const BEARER = { type: 'http', scheme: 'bearer' };
+
+  it('every style takes a bearer token; Anthropic also x-api-key; Google also x-goog-api-key and ?key=', () => {
+    expect(STYLES.openai.securitySchemes).toEqual({ bearer: BEARER });
+    expect(STYLES.anthropic.securitySchemes).toEqual({ bearer: BEARER, anthropicKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } });
+    expect(STYLES.gemini.securitySchemes).toEqual({
+      bearer: BEARER,
+      googKey: { type: 'apiKey', in: 'header', name: 'x-goog-api-key' },
+      googQuery: { type: 'apiKey', in: 'query', name: 'key' },
+    });
+  });
+});
+
 describe('each style names models its own way', () => {
   it('Google model names drop the models/ prefix; other styles take names as they are', () => {
     expect(STYLES.gemini.readModelName!('models/gemini-2.5-flash')).toBe('gemini-2.5-flash');
@@ -70,6 +84,7 @@ describe('each style names models its own way', () => {
       last_id: 'm1',
     });
     expect(STYLES.anthropic.writeModelList([], new URLSearchParams())).toMatchObject({ first_id: null, last_id: null });
+    expect(STYLES.anthropic.writeModelList(MODELS, new URLSearchParams())).toMatchObject({ first_id: 'm0', last_id: 'm4' });
   });
 });
 
