@@ -47,6 +47,7 @@ function compileVendor(name: string, raw: any): VendorEntry {
     ...(raw.ca_file ? { caFile: raw.ca_file } : {}),
     policyErrorCodes: [...(raw.policy_error_codes ?? [])].sort(),
     ...(raw.request ? { request: compileRequestFacts(raw.request) } : {}),
+    ...(raw.responses?.state ? { responses: { state: raw.responses.state } } : {}),
   };
 }
 
@@ -116,7 +117,7 @@ function compileModel(id: string, raw: any, models: Record<string, any>): ModelE
   };
   if (raw.price) entry.price = compilePrice(raw.price);
   if (raw.images) entry.images = compileImages(raw.images);
-  if (raw.responses) entry.responses = { store: raw.responses.store ?? true };
+  if (raw.responses) entry.responses = { store: raw.responses.store ?? true, ...(raw.responses.state ? { state: raw.responses.state } : {}) };
   return entry;
 }
 

@@ -7,11 +7,11 @@ import { GatewayError } from '../errors.ts';
 import { sendJson } from '../runtime/respond.ts';
 import type { OpCall, OpHandler, RequestContext, VendorResponse } from '../runtime/types.ts';
 import type { CanonicalRequest, CanonicalUsage } from './canonical.ts';
-import { getTotalTokens } from './canonical.ts';
 import type { ClientAdapter, ResponseMeta, VendorAdapter } from './adapter.ts';
 import { formatDroppedFields } from './dropped-fields-header.ts';
 import { createFieldPolicy } from './field-policy.ts';
 import { createIdSuffix } from './helpers.ts';
+import { readTokenCount } from '../runtime/json-usage.ts';
 import { readVendorError } from '../runtime/vendor-error.ts';
 import { answerStream } from './stream-answer.ts';
 import { estimateRequestTokens } from './estimate-request-tokens.ts';
@@ -72,15 +72,19 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
   };
 }
 
-/** Copies canonical usage into the request's usage (read by the core's usage event). */
+/** Copies canonical usage into the request's usage (read by the core's usage event): well-formed counts only. */
 function recordUsage(ctx: RequestContext, usage: CanonicalUsage): void {
   const target = ctx.usage;
-  if (usage.inputTokens !== undefined) target.inputTokens = usage.inputTokens;
-  if (usage.outputTokens !== undefined) target.outputTokens = usage.outputTokens;
-  if (usage.inputTokens !== undefined || usage.outputTokens !== undefined || usage.totalTokens !== undefined) target.totalTokens = getTotalTokens(usage);
-  if (usage.cachedInputTokens !== undefined) target.cachedInputTokens = usage.cachedInputTokens;
-  if (usage.cacheCreationInputTokens !== undefined) target.cacheCreationInputTokens = usage.cacheCreationInputTokens;
-  if (usage.reasoningTokens !== undefined) target.reasoningTokens = usage.reasoningTokens;
+  const input = readTokenCount(usage.inputTokens);
+  const output = readTokenCount(usage.outputTokens);
+  if (input !== undefined) target.inputTokens = input;
+  if (output !== undefined) target.outputTokens = output;
+  const total = readTokenCount(usage.totalTokens);
+  if (total !== undefined || input !== undefined || output !== undefined) target.totalTokens = readTokenCount(total ?? (input ?? 0) + (output ?? 0));
+  for (const name of ['cachedInputTokens', 'cacheCreationInputTokens', 'reasoningTokens'] as const) {
+    const count = readTokenCount(usage[name]);
+    if (count !== undefined) target[name] = count;
+  }
 }
 
 function createMeta(id: string | undefined, model: string): ResponseMeta {

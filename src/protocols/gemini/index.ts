@@ -1,19 +1,13 @@
-import { decodeGeminiError } from '../translate/gemini/response.ts';
-import type { ProtocolAdapter } from './types.ts';
-import type { Usage } from '../runtime/types.ts';
+import { decodeGeminiError, readGeminiUsage } from '../../translate/gemini/response.ts';
+import type { ProtocolAdapter, Usage } from '../types.ts';
 
-/** Reads Gemini `usageMetadata` (every stream chunk carries it; the last one holds the final counts). */
+/**
+ * Reads Gemini `usageMetadata` (every stream chunk carries it; the last one holds the final counts) with the
+ * translation's reader, so both paths count alike (tool-use prompt tokens in the input, thoughts in the output).
+ */
 function readUsage(json: any): Usage | undefined {
   const usage = json?.usageMetadata;
-  if (!usage || typeof usage !== 'object') return undefined;
-  return {
-    inputTokens: usage.promptTokenCount,
-    outputTokens:
-      usage.candidatesTokenCount === undefined ? undefined : usage.candidatesTokenCount + (usage.thoughtsTokenCount ?? 0),
-    totalTokens: usage.totalTokenCount,
-    cachedInputTokens: usage.cachedContentTokenCount,
-    reasoningTokens: usage.thoughtsTokenCount,
-  };
+  return usage && typeof usage === 'object' ? readGeminiUsage(usage) : undefined;
 }
 
 /** The Gemini generate-content protocol (Google AI `v1beta`). */
