@@ -28,7 +28,7 @@ describe.each(['anthropic', 'gemini'] as const)('stored reasoning, %s vendor', (
     const params = { model: MODEL[vendor], reasoning: { effort: 'low' as const, summary: 'auto' as const }, tools };
     const input = 'What is the weather in Paris?';
     const first = stream ? await openai().responses.stream({ ...params, input }).finalResponse() : await openai().responses.create({ ...params, input });
-    expect(first.store).toBe(true);
+    expect((first as { store?: boolean }).store).toBe(true);
     expect(first.output.map((item) => item.type)).toEqual(['reasoning', ...first.output.slice(1).map(() => expect.stringMatching(/^(message|function_call|reasoning)$/))]);
     const call: any = first.output.find((item) => item.type === 'function_call');
     const second = await openai().responses.create({ ...params, previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: JSON.stringify(RESULT) }] });
