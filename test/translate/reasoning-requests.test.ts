@@ -95,3 +95,12 @@ describe('reasoning requests: encoding for each vendor protocol', () => {
     expect(policy.dropped).toEqual(['temperature']);
   });
 });
+
+test('responses include: reasoning.encrypted_content is served (items always carry it); any other value is dropped', () => {
+  const served = createLenientPolicy();
+  responsesAdapter.decodeRequest({ input: 'hi', include: ['reasoning.encrypted_content'] }, { policy: served });
+  expect(served.dropped).toEqual([]);
+  const other = createLenientPolicy();
+  responsesAdapter.decodeRequest({ input: 'hi', include: ['reasoning.encrypted_content', 'message.output_text.logprobs'] }, { policy: other });
+  expect(other.dropped).toEqual(['include']);
+});

@@ -13,9 +13,11 @@ import { readReasoningEffort } from '../reasoning-budget.ts';
 
 const KNOWN = new Set([
   'model', 'input', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'max_output_tokens',
-  'temperature', 'top_p', 'stream', 'text', 'user', 'store', 'reasoning',
+  'temperature', 'top_p', 'stream', 'text', 'user', 'store', 'reasoning', 'include',
 ]);
-const BOOKKEEPING = new Set(['include', 'metadata', 'service_tier', 'truncation', 'safety_identifier', 'prompt_cache_key', 'stream_options']);
+/** `include` values served: reasoning items always carry their `encrypted_content` here. */
+const SERVED_INCLUDES = new Set(['reasoning.encrypted_content']);
+const BOOKKEEPING = new Set(['metadata', 'service_tier', 'truncation', 'safety_identifier', 'prompt_cache_key', 'stream_options']);
 /** Fields that need response state kept by the vendor (answered 400 here: translated vendors keep none). */
 const STATEFUL = ['previous_response_id', 'conversation', 'background', 'prompt'] as const;
 const ROLES = ['user', 'assistant', 'system', 'developer'] as const;
@@ -32,6 +34,7 @@ export function decodeResponsesRequest(body: unknown, options: DecodeOptions): C
   if (body.store === true) rejectStateful('store');
   const { policy } = options;
   checkUnknownFields(body, KNOWN, BOOKKEEPING, policy);
+  if ((readList(body.include, 'include') ?? []).some((value) => !SERVED_INCLUDES.has(value as string))) policy.drop('include');
   const instructions = readStringField(body.instructions, 'instructions');
   const system: string[] = instructions ? [instructions] : [];
   const messages = readInput(body.input, system, policy);
