@@ -57,29 +57,34 @@ export function createUsageRecorder(metrics: RequestMetrics, isKnownModel: (mode
   const capResponseModel = createValueCap(RESPONSE_MODELS_PER_TARGET);
   const upstreams = new Map<string, string>();
   const shapes = new Map<string, Shape>();
-  const createShape = (event: UsageEvent, genAi: readonly [string, string, string, string] | undefined): Shape => {
+  const createShape = (event: UsageEvent, model: string, responseModel: string): Shape => {
     const key = event.key ?? '';
     const shape: Shape = {
       requests: metrics.requests.getCell(event.style, event.route ?? 'unmatched', String(event.status), key),
       overhead: metrics.overhead.getCell(event.style),
     };
     if (event.status === 429 && event.error !== undefined && REJECTIONS.has(event.error)) shape.rejection = metrics.rejections.getCell(event.error, key);
-    if (genAi) shape.genAi = { labels: genAi, duration: metrics.requestDuration.getCell(...genAi, event.error ?? ''), tokens: [] };
+    if (isModelRoute(event)) {
+      const labels = [getOperationName(event.op), event.vendor ?? '', model, responseModel] as const;
+      shape.genAi = { labels, duration: metrics.requestDuration.getCell(...labels, event.error ?? ''), tokens: [] };
+    }
     return shape;
   };
   return (event: ExtendedEvent) => {
-    let genAi: readonly [string, string, string, string] | undefined;
+    let model = '';
+    let responseModel = '';
     // GenAI metrics for requests on a model route (an unknown or refused model included, as `unknown`).
-    if (event.route !== undefined && event.op !== 'models-list') {
-      const model = event.model !== undefined && isKnownModel(event.model) ? event.model : 'unknown';
+    if (isModelRoute(event)) {
+      model = event.model !== undefined && isKnownModel(event.model) ? event.model : 'unknown';
       const target = event.target ?? '';
       let upstream = event.responseModel ?? upstreams.get(target);
       if (upstream === undefined) upstreams.set(target, (upstream = target.slice(target.indexOf('/') + 1)));
-      genAi = [getOperationName(event.op), event.vendor ?? '', model, capResponseModel(target, upstream)];
+      responseModel = capResponseModel(target, upstream);
     }
-    const id = `${event.style}\0${event.route}\0${event.status}\0${event.key}\0${event.target}\0${event.attempts > 0}\0${event.error}\0${genAi?.join('\0')}`;
+    // Every label value of the request's series, client strings bounded first (the model and response model).
+    const id = `${event.style}\0${event.route}\0${event.op}\0${event.status}\0${event.key}\0${event.vendor}\0${event.target}\0${event.attempts > 0}\0${event.error}\0${model}\0${responseModel}`;
     let shape = shapes.get(id);
-    if (shape === undefined) shapes.set(id, (shape = createShape(event, genAi)));
+    if (shape === undefined) shapes.set(id, (shape = createShape(event, model, responseModel)));
     shape.requests.inc();
     shape.overhead.observe(event.overheadMs / 1000);
     shape.rejection?.inc();
@@ -88,6 +93,11 @@ export function createUsageRecorder(metrics: RequestMetrics, isKnownModel: (mode
     if (event.target !== undefined && event.attempts > 0) (shape.attempt ??= metrics.attempts.getCell(event.target, event.error === undefined ? 'ok' : 'failed')).inc();
     if (shape.genAi) recordGenAi(metrics, shape.genAi, event);
   };
+}
+
+/** True for a request on a model route (the GenAI metrics count it). */
+function isModelRoute(event: UsageEvent): boolean {
+  return event.route !== undefined && event.op !== 'models-list';
 }
 
 /** The GenAI series: duration, spend and, for a request that succeeded, time to first token and tokens. */
