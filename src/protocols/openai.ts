@@ -2,10 +2,14 @@ import { decodeOpenAIError } from '../translate/openai-chat/response.ts';
 import type { ProtocolAdapter } from './types.ts';
 import type { Usage } from '../runtime/types.ts';
 
-/** Reads OpenAI usage: chat/completions/embeddings (`prompt_tokens`...) and responses (`input_tokens`...). */
+/**
+ * Reads OpenAI usage: chat/completions/embeddings (`prompt_tokens`...), responses (`input_tokens`...) and a
+ * transcription's audio duration (`{type: "duration", seconds}`, as whisper-1 reports it).
+ */
 function readUsage(json: any): Usage | undefined {
   const usage = json?.usage ?? json?.response?.usage;
   if (!usage || typeof usage !== 'object') return undefined;
+  if (usage.type === 'duration') return typeof usage.seconds === 'number' ? { audioSeconds: usage.seconds } : undefined;
   const input = usage.prompt_tokens ?? usage.input_tokens;
   const output = usage.completion_tokens ?? usage.output_tokens;
   return {

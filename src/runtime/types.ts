@@ -32,6 +32,8 @@ export interface Usage {
   cacheCreationInputTokens?: number;
   /** Output tokens spent on reasoning (part of `outputTokens`). */
   reasoningTokens?: number;
+  /** Seconds of audio the vendor says it processed (a transcription's duration), priced per `audio_second`. */
+  audioSeconds?: number;
 }
 
 /** The usage a request is charged: the vendor's counts, or the gateway's estimate (`estimate-usage.ts`). */
