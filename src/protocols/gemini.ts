@@ -28,5 +28,6 @@ export const geminiAdapter: ProtocolAdapter = {
   requestHeaders: ['content-type', 'accept'],
   readUsage,
   usageFields: ['usageMetadata'],
+  finishReasonFields: ['finishReason'],
   readError: decodeGeminiError,
 };

@@ -48,6 +48,7 @@ export const openaiAdapter: ProtocolAdapter = {
   requestHeaders: ['content-type', 'accept', 'openai-beta'],
   readUsage,
   usageFields: ['usage'],
+  finishReasonFields: ['finish_reason'],
   askForStreamUsage(op, body, raw) {
     if ((op !== 'chat' && op !== 'completions') || body?.stream !== true || body.stream_options?.include_usage) return undefined;
     if (body.stream_options != null) return JSON.stringify({ ...body, stream_options: { ...body.stream_options, include_usage: true } });

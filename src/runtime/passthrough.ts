@@ -195,7 +195,7 @@ export function pipeResponse(call: OpCall, response: VendorResponse, adapter: Pr
   const contentType = String(response.headers['content-type'] ?? '');
   if (contentType.includes('json')) return forwardJson(call, response, adapter);
   if (!contentType.startsWith('text/event-stream')) return pipeBody(call, response, undefined);
-  return pipeBody(call, response, new StreamTap(adapter, call.ctx.usage, stripUsage, call.vendor.redactor));
+  return pipeBody(call, response, new StreamTap(adapter, call.ctx.usage, stripUsage, call.vendor.redactor, call.ctx));
 }
 
 /** Forwards an operation to a vendor of the caller's own protocol: original bytes out, vendor bytes back. */

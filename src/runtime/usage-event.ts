@@ -66,6 +66,7 @@ export function createUsageEvent(ctx: RequestContext, status: number, durationMs
   if (ctx.route.native) event.native = ctx.route.native.name;
   if (ctx.failedTargets) event.failedTargets = ctx.failedTargets;
   if (ctx.coolingTargets) event.coolingTargets = ctx.coolingTargets;
+  if (ctx.finishReasons) event.finishReasons = ctx.finishReasons;
   // Set only on failures: a served request builds no extra object for them.
   if (error) {
     event.error = error.code;
