@@ -8,6 +8,21 @@ const COLON = 0x3a;
 const MAX_REASONS = 16;
 const MAX_REASON_LENGTH = 64;
 
+let reading = false;
+
+/**
+ * Turns on the reading of finish reasons in this process. Reading them costs a byte search per JSON answer and
+ * per stream read, and traces are their one reader: the trace exporter turns it on when it starts.
+ */
+export function startReadingFinishReasons(): void {
+  reading = true;
+}
+
+/** True once {@link startReadingFinishReasons} was called: requests then read and report their finish reasons. */
+export function isReadingFinishReasons(): boolean {
+  return reading;
+}
+
 /** The `"field"` byte strings of an adapter's finish reason fields, made once per adapter. */
 const markerCache = new WeakMap<ProtocolAdapter, Buffer[]>();
 

@@ -88,7 +88,7 @@ export interface UsageEvent {
   costUsd?: number;
   /** The config generation (`Snapshot.generation`) the request started on and was served by. */
   generation: number;
-  /** Why the model stopped, per choice or candidate, when the answer said (absent: not known). */
+  /** Why the model stopped, per choice or candidate, when the answer said (read only while traces are on). */
   finishReasons?: string[];
 }
 

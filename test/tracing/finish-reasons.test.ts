@@ -22,17 +22,25 @@ const CASES: [string, ChatStyle, string][] = [
 
 describe('gen_ai.response.finish_reasons', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let sink: TraceSink;
+  let sink: TraceSink | undefined;
   let gw: TestGateway;
   const served: UsageEvent[] = [];
   beforeAll(async () => {
     receiver = await startReceiver();
-    sink = (await createTraceSink({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }))!;
-    gw = await startTestGateway(undefined, { onUsage: [sink.record] });
+    gw = await startTestGateway(undefined, { onUsage: [(event) => sink?.record(event)] });
   });
   afterAll(async () => {
     await gw.close();
     receiver.server.close();
+  });
+
+  it('are not read while no trace exporter runs (the log line stays as it was)', async () => {
+    const event = gw.nextEvent();
+    const reply = await sendChat(gw.url, { key: gw.key, model: 'sim-openai-chat', stream: true });
+    expect(reply.text).toMatch(/"finish_reason":"\w+"/);
+    expect(await event).not.toHaveProperty('finishReasons');
+    sink = await createTraceSink({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+    expect(sink).toBeDefined();
   });
 
   for (const [name, style, model] of CASES) {
@@ -61,7 +69,7 @@ describe('gen_ai.response.finish_reasons', () => {
     await embedding.text();
     const embedded = await event;
     expect(embedded.finishReasons).toBeUndefined();
-    await sink.close();
+    await sink!.close();
     const spans = new Map(receiver.spans.filter((span) => span.kind === 2).map((span) => [span.attributes['gateway.request_id'], span.attributes]));
     expect(served).toHaveLength(CASES.length * 2);
     for (const { requestId, finishReasons } of served) expect(spans.get(requestId)?.['gen_ai.response.finish_reasons']).toEqual(finishReasons);
