@@ -11,6 +11,7 @@ import { emitOpenApi } from '../src/codegen/emit-openapi.ts';
 import { emitOpenApiTypes } from '../src/codegen/emit-openapi-types.ts';
 import { emitValidators, type EndpointSchema } from '../src/codegen/emit-validators.ts';
 import { readSourcesHash } from '../src/config/sources-hash.ts';
+import { emitConsoleAssets } from '../src/console/emit-console-assets.ts';
 
 /** Builds generated/ from a config file; returns the files written. */
 export async function build(configFile = 'gateway.yaml', outDir = 'generated'): Promise<string[]> {
@@ -31,6 +32,7 @@ export async function build(configFile = 'gateway.yaml', outDir = 'generated'): 
     'validators.d.mts': validators.types,
     'openapi.json': openapi,
     'openapi.d.ts': getBanner(configFile) + (await emitOpenApiTypes(openapi)),
+    'console.ts': await emitConsoleAssets(),
   };
   await mkdir(outDir, { recursive: true });
   for (const [name, text] of Object.entries(files)) await writeFile(join(outDir, name), text);
