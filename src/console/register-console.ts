@@ -9,7 +9,6 @@ import type { AdminSources } from '../admin/types.ts';
  */
 export function registerConsole(router: Router, sources: AdminSources): void {
   if (!sources.console) return;
-  router.get('/console', defineEventHandler((event) => event.node.res.writeHead(308, { location: '/console/' }).end()));
   for (const [name, asset] of Object.entries(CONSOLE_ASSETS)) {
     const path = name === 'index.html' ? '/console/' : `/console/${name}`;
     router.get(path, defineEventHandler((event) => {
