@@ -29,7 +29,7 @@ function readName(body: Record<string, unknown>): string {
 
 /**
  * The console's changes (admin key only), stored as overrides in `server.store` and applied by every process
- * within a second: `POST /admin/keys/limits` `{name, limits}`, `/admin/keys/disable` and `/admin/keys/enable`
+ * within a second: `POST /admin/keys/limits` `{name, limits, budget?}` (budget null: none), `/admin/keys/disable` and `/admin/keys/enable`
  * `{name}`, `/admin/keys/issue` `{name, models, limits?, budget?}` (answers the new secret, once),
  * `GET /admin/overrides` (JSON, and `?format=yaml` the patch to commit), `POST /admin/overrides/clear`.
  */
@@ -40,7 +40,7 @@ export const CONSOLE_OVERRIDE_ROUTES: readonly AdminRoute[] = [
     async handle(event, sources) {
       const body = await readJsonBody(event);
       const base = getConsole(sources).getBaseConfig();
-      return change(event, sources, readName(body), defineSetLimits(base, body.name, body.limits ?? {}));
+      return change(event, sources, readName(body), defineSetLimits(base, body.name, body.limits ?? {}, body.budget));
     },
   },
   ...[true, false].map((disabled): AdminRoute => ({

@@ -27,7 +27,7 @@ export function toUsageRow(event: UsageEvent, time = Date.now()): UsageRow {
 
 /**
  * The usage feed of one process: every event becomes a {@link UsageRow} kept for an hour (at most
- * 20,000), handed to the live tails that follow it. Recording is a push and a loop over the followers.
+ * about 20,000), handed to the live tails that follow it. Recording is a push and a loop over the followers.
  */
 export function createUsageFeed(): UsageFeed {
   const rows: UsageRow[] = [];
@@ -36,7 +36,8 @@ export function createUsageFeed(): UsageFeed {
     record(event) {
       const row = toUsageRow(event);
       rows.push(row);
-      if (rows.length > KEEP_ROWS || rows[0].time < row.time - KEEP_MS) {
+      // Trimmed in batches (a tenth past the cap, or a minute past the hour), not one row per event.
+      if (rows.length > KEEP_ROWS + KEEP_ROWS / 10 || rows[0].time < row.time - KEEP_MS - 60_000) {
         const cut = rows.findIndex((kept) => kept.time >= row.time - KEEP_MS);
         rows.splice(0, Math.max(cut, rows.length - KEEP_ROWS));
       }

@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => gw.close());
 
 const clientOf = (key: string) => new OpenAI({ apiKey: key, baseURL: `${gw.url}/v1`, maxRetries: 0 });
-const ask = (key: string) => clientOf(key).chat.completions.create({ model: 'sim-openai-chat', messages: [{ role: 'user', content: 'hi' }] });
+const ask = (key: string, model = 'sim-openai-chat') => clientOf(key).chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] });
 const statusOf = (call: Promise<unknown>) => call.then(() => 200, (error: { status?: number }) => error.status);
 
 describe('changing a key in the console', () => {
@@ -47,6 +47,18 @@ describe('changing a key in the console', () => {
     const bad = await fetch(`${gw.adminUrl}/admin/keys/limits`, { method: 'POST', headers: { authorization: `Bearer ${'sk-console-ops-secret'}` }, body: '{not json' });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.code).toBe('invalid_json');
+  });
+
+  it('sets a budget the key is then held to (429 budget_exceeded), and removes it again', async () => {
+    const set = await gw.callAdmin('/admin/keys/limits', { body: { name: 'team', limits: { rpm: 100 }, budget: { usd: 0.000001, period: 'day' } } });
+    expect(set.json.overrides.keys.team).toEqual({ limits: { rpm: 100 }, budget: { usd: 0.000001, period: 'day' } });
+    // gpt-4o-mini has a price in gateway.yaml: its reservation is more than the budget.
+    const refused = await ask(TEAM_SECRET, 'gpt-4o-mini').catch((error) => error);
+    expect(refused.status).toBe(429);
+    expect(refused.code).toBe('budget_exceeded');
+    expect((await gw.callAdmin('/admin/keys/limits', { body: { name: 'team', limits: { rpm: 100 }, budget: { usd: 5, period: 'week' } } })).status).toBe(400);
+    await gw.callAdmin('/admin/keys/limits', { body: { name: 'team', limits: { rpm: 100 }, budget: null } });
+    expect(await statusOf(ask(TEAM_SECRET, 'gpt-4o-mini'))).toBe(200);
   });
 
   it('disables a key (401 like an unknown key) and enables it again', async () => {
@@ -85,7 +97,7 @@ describe('changing a key in the console', () => {
     expect(patch.headers.get('content-type')).toBe('application/yaml; charset=utf-8');
     const keys = parse(patch.text).keys;
     expect(keys).toEqual(expect.arrayContaining([
-      { name: 'team', limits: { rpm: 100 } },
+      { name: 'team', limits: { rpm: 100 }, budget: null },
       expect.objectContaining({ name: 'fresh', models: ['sim-openai-*'], sha256: expect.any(String) }),
     ]));
     expect((await gw.callAdmin('/admin/overrides/clear', { body: {} })).json.overrides).toEqual({ keys: {}, issued: [] });

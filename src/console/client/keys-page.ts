@@ -7,9 +7,11 @@ function limitInput(key: string, field: string, value: number | undefined): HTML
   return el('input', { type: 'number', min: 0, step: 1, name: field, id, value: value ?? '', 'aria-label': `${field} of ${key}` }) as HTMLInputElement;
 }
 
-/** The form that changes a key's rpm, tpm and concurrency (Enter in any field saves). */
+/** The form that changes a key's rpm, tpm, concurrency and budget (Enter in any field saves). */
 function renderLimitsForm(key: any, status: HTMLElement, reload: () => void): HTMLElement {
   const inputs = ['rpm', 'tpm', 'concurrency'].map((field) => limitInput(key.name, field, key.limits[field]));
+  const usd = el('input', { type: 'number', min: 0, step: 'any', name: 'usd', id: `budget-usd-${key.name}`, value: key.budget?.usd ?? '' }) as HTMLInputElement;
+  const period = el('select', { name: 'period', id: `budget-period-${key.name}` }, ...['day', 'month'].map((p) => el('option', { value: p, ...(key.budget?.period === p ? { selected: true } : {}) }, p))) as HTMLSelectElement;
   return el(
     'form',
     {
@@ -19,12 +21,16 @@ function renderLimitsForm(key: any, status: HTMLElement, reload: () => void): HT
         event.preventDefault();
         const limits: Record<string, number> = {};
         for (const input of inputs) if (input.value !== '') limits[input.name] = Number(input.value);
-        const answer = await callAdmin('/admin/keys/limits', { method: 'POST', body: { name: key.name, limits } });
+        // An emptied budget field removes the key's budget; an untouched empty one changes nothing.
+        const budget = usd.value !== '' ? { usd: Number(usd.value), period: period.value } : key.budget ? null : undefined;
+        const answer = await callAdmin('/admin/keys/limits', { method: 'POST', body: { name: key.name, limits, ...(budget === undefined ? {} : { budget }) } });
         status.textContent = answer.status === 200 ? `Limits of ${key.name} saved.` : readError(answer);
         if (answer.status === 200) reload();
       },
     },
     ...inputs.flatMap((input) => [el('label', { for: input.id }, input.name), input]),
+    el('label', { for: usd.id }, 'budget USD'), usd,
+    el('label', { for: period.id }, 'per'), period,
     el('button', { type: 'submit' }, 'Save limits'),
   );
 }
@@ -105,7 +111,7 @@ export async function renderKeys(): Promise<HTMLElement> {
     section.replaceChildren(
       el('h1', {}, 'Keys'),
       status,
-      table(['Key', 'Source', 'Models', 'Usage', 'Budget', 'Limits (rpm, tpm, concurrency)', ''], rows, { id: 'keys' }),
+      table(['Key', 'Source', 'Models', 'Usage', 'Budget', 'Limits (rpm, tpm, concurrency, budget)', ''], rows, { id: 'keys' }),
       issue,
       el('h2', {}, 'Overrides as a YAML patch for gateway.yaml'),
       yaml,

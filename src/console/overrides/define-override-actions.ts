@@ -24,12 +24,17 @@ function setOverride(overrides: Overrides, name: string, patch: KeyOverride): Ov
   return overrides;
 }
 
-/** `limits` (rpm, tpm, concurrency as in gateway.yaml) for key `name`, checked by gateway.yaml's schema. */
-export function defineSetLimits(base: CompiledConfig, name: unknown, limits: unknown) {
+/**
+ * `limits` (rpm, tpm, concurrency as in gateway.yaml) and, when given, `budget` (gateway.yaml's
+ * `{ usd, period, reserve_usd? }`, or null to remove the key's budget) for key `name`, checked by gateway.yaml's schema.
+ */
+export function defineSetLimits(base: CompiledConfig, name: unknown, limits: unknown, budget?: unknown) {
   return (overrides: Overrides): Overrides => {
     const key = findKey(base, overrides, name);
-    checkKeyEntry({ name: key.name, sha256: ANY_DIGEST, models: key.models, limits });
-    return setOverride(overrides, key.name, { limits: limits as KeyOverride['limits'] });
+    checkKeyEntry({ name: key.name, sha256: ANY_DIGEST, models: key.models, limits, ...(budget ? { budget } : {}) });
+    const patch: KeyOverride = { limits: limits as KeyOverride['limits'] };
+    if (budget !== undefined) patch.budget = budget as KeyOverride['budget'];
+    return setOverride(overrides, key.name, patch);
   };
 }
 

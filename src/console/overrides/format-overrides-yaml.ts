@@ -4,7 +4,8 @@ import type { Overrides } from '../types.ts';
 const HEADER = [
   '# Console overrides over gateway.yaml, as a patch of its keys: list, entry by entry by name.',
   '# Merge each entry into the key of that name (a new name is a key issued in the console: add it);',
-  '# `disabled: true` means: delete that key from gateway.yaml. Deploy, then clear the overrides in the console.',
+  '# `disabled: true` means: delete that key from gateway.yaml; `budget: null`: delete its budget.',
+  '# Deploy, then clear the overrides in the console.',
 ].join('\n');
 
 /** The overrides as a YAML patch to commit to gateway.yaml (`keys:` entries by name); digests only, never a secret. */
