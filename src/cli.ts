@@ -99,7 +99,11 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
       const { admin } = config.server;
       if (admin) {
         const { createClusterSources, startAdminListener } = await import('./admin/index.ts');
-        const sources = { ...createClusterSources(config, env, () => stopping), reloader: reloads?.reloader, logger };
+        const configDir = options.config ? dirname(options.config) : '.';
+        const consoleSources = config.server.console
+          ? await (await import('./console/start-cluster-console.ts')).startClusterConsole(() => config, env, configDir, logger)
+          : undefined;
+        const sources = { ...createClusterSources(config, env, () => stopping), reloader: reloads?.reloader, logger, console: consoleSources };
         const listener = await startAdminListener(sources, admin.host, admin.port);
         logger.info(`admin listener on ${listener.url}`);
       }
@@ -142,7 +146,8 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
       const applied = gateway.reload(consoleRuntime!.merge(base.config), { env: base.env });
       logger.info(`console overrides changed: generation ${applied} serves new requests`);
     });
-    onUsage.push(consoleRuntime.feed.record);
+    // With --workers the primary serves the console: a worker sends it its rows.
+    onUsage.push(cluster.isWorker ? (await import('./console/forward-usage.ts')).forwardUsageToPrimary() : consoleRuntime.feed.record);
   }
   const gateway = createGateway({ config: consoleRuntime?.merge(config) ?? config, env, services, onUsage, generation: shared?.generation });
   metrics?.watch({ getSnapshot: gateway.getSnapshot, inFlight: gateway.inFlight, streamsInFlight: gateway.streamsInFlight, storeStats: services.store.stats });

@@ -34,7 +34,9 @@ export function createUsageFeed(): UsageFeed {
   const followers = new Set<(row: UsageRow) => void>();
   return {
     record(event) {
-      const row = toUsageRow(event);
+      this.add(toUsageRow(event));
+    },
+    add(row) {
       rows.push(row);
       // Trimmed in batches (a tenth past the cap, or a minute past the hour), not one row per event.
       if (rows.length > KEEP_ROWS + KEEP_ROWS / 10 || rows[0].time < row.time - KEEP_MS - 60_000) {

@@ -7,7 +7,7 @@ import type { ConsoleSources } from './types.ts';
 /** The console's sources of an admin listener; 404 `console_off` when `server.console` is not on (or this process has none). */
 export function getConsole(sources: AdminSources): ConsoleSources {
   if (!sources.console) {
-    throw new GatewayError(404, 'console_off', 'The console is off: set server.console: true (with --workers it is not served by the primary yet).');
+    throw new GatewayError(404, 'console_off', 'The console is off: set server.console: true (with server.admin).');
   }
   return sources.console;
 }

@@ -29,6 +29,8 @@ export interface KeyUsage {
 export interface UsageFeed {
   /** Records an event (a receiver of the gateway's `onUsage`). */
   record(event: import('../runtime/types.ts').UsageEvent): void;
+  /** Records a row made elsewhere (a worker's, in the `--workers` primary). */
+  add(row: UsageRow): void;
   /** Calls `listener` with every row recorded from now on; returns the function that stops it. */
   follow(listener: (row: UsageRow) => void): () => void;
   /** The rows kept, oldest first. */
@@ -67,7 +69,7 @@ export interface OverrideControl {
    * Applies `mutate` to the stored overrides (read again first), stores and applies the result, and logs
    * it with the admin key's name, before and after. `mutate` throws a GatewayError to refuse.
    */
-  change(adminName: string, what: string, mutate: (overrides: Overrides) => Overrides): Promise<Overrides>;
+  change(adminName: string, keyName: string, mutate: (overrides: Overrides) => Overrides): Promise<Overrides>;
 }
 
 /** What the console's admin API reads: set on the admin sources when `server.console` is on. */

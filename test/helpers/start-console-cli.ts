@@ -1,4 +1,4 @@
-import { startCliGateway, type CliGateway } from './start-cli-gateway.ts';
+import { LAUNCHERS, startCliGateway, type CliGateway } from './start-cli-gateway.ts';
 import { waitFor } from './wait-for.ts';
 import { writeGatewayConfig, type WrittenConfig } from './write-gateway-config.ts';
 
@@ -30,9 +30,10 @@ export interface ConsoleCli extends CliGateway {
   adminUrl: string;
 }
 
-/** Starts `gateway start --config file --simulate` with {@link CONSOLE_ENV} and `env`, and waits for its admin listener. */
-export async function startConsoleCli(file: string, env: Record<string, string> = {}): Promise<ConsoleCli> {
-  const cli = await startCliGateway(file, { ...CONSOLE_ENV, ...env }, ['--simulate']);
+/** Starts `gateway start --config file --simulate` (and `args`) with {@link CONSOLE_ENV} and `env`, and waits for its admin listener. */
+export async function startConsoleCli(file: string, env: Record<string, string> = {}, args: string[] = []): Promise<ConsoleCli> {
+  // A loaded machine starts workers slowly: a minute before giving up.
+  const cli = await startCliGateway(file, { ...CONSOLE_ENV, ...env }, ['--simulate', ...args], LAUNCHERS.node, 60_000);
   await waitFor(() => /admin listener on http:\/\/[\d.:]+/.test(cli.output()), 10_000);
   return { ...cli, adminUrl: /admin listener on (http:\/\/[\d.:]+)/.exec(cli.output())![1] };
 }
