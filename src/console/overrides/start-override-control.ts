@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { GatewayError } from '../../errors.ts';
 import type { OverrideControl, Overrides } from '../types.ts';
 import type { OverrideStore } from './create-override-store.ts';
 import { readOverrides } from './read-overrides.ts';
@@ -15,6 +16,16 @@ function describeKey(overrides: Overrides, name: string): Record<string, unknown
     ...(issued ? { issued: true, models: issued.models, limits: issued.limits ?? {}, ...(issued.budget ? { budget: issued.budget } : {}) } : {}),
     ...(override ?? {}),
   };
+}
+
+/** The store's answer, or 503 `overrides_not_stored` saying where it failed (a read-only folder, Redis down). */
+async function reach<T>(operation: Promise<T>, where: string): Promise<T> {
+  try {
+    return await operation;
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new GatewayError(503, 'overrides_not_stored', `The console overrides could not be kept in ${where} (${reason}); nothing changed. A read-only config folder needs server.store on Redis.`);
+  }
 }
 
 /** A running {@link OverrideControl}: `close` stops its polling. */
@@ -57,10 +68,10 @@ export async function startOverrideControl(store: OverrideStore, logger: Logger,
   return {
     current: () => current,
     async change(adminName, name, mutate) {
-      const before = readOverrides(await store.read());
+      const before = readOverrides(await reach(store.read(), store.where));
       const after = mutate(structuredClone(before));
       const written = JSON.stringify(after);
-      await store.write(written);
+      await reach(store.write(written), store.where);
       text = written;
       current = after;
       apply(after);
