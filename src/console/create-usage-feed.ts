@@ -32,19 +32,19 @@ export function toUsageRow(event: UsageEvent, time = Date.now()): UsageRow {
 export function createUsageFeed(): UsageFeed {
   const rows: UsageRow[] = [];
   const followers = new Set<(row: UsageRow) => void>();
+  const add = (row: UsageRow) => {
+    rows.push(row);
+    // Trimmed in batches (a tenth past the cap, or a minute past the hour), not one row per event.
+    if (rows.length > KEEP_ROWS + KEEP_ROWS / 10 || rows[0].time < row.time - KEEP_MS - 60_000) {
+      const cut = rows.findIndex((kept) => kept.time >= row.time - KEEP_MS);
+      rows.splice(0, Math.max(cut, rows.length - KEEP_ROWS));
+    }
+    for (const follower of followers) follower(row);
+  };
   return {
-    record(event) {
-      this.add(toUsageRow(event));
-    },
-    add(row) {
-      rows.push(row);
-      // Trimmed in batches (a tenth past the cap, or a minute past the hour), not one row per event.
-      if (rows.length > KEEP_ROWS + KEEP_ROWS / 10 || rows[0].time < row.time - KEEP_MS - 60_000) {
-        const cut = rows.findIndex((kept) => kept.time >= row.time - KEEP_MS);
-        rows.splice(0, Math.max(cut, rows.length - KEEP_ROWS));
-      }
-      for (const follower of followers) follower(row);
-    },
+    // Plain closures, not methods: the gateway calls `record` detached, as one of its usage receivers.
+    record: (event) => add(toUsageRow(event)),
+    add,
     follow(listener) {
       followers.add(listener);
       return () => followers.delete(listener);
