@@ -208,7 +208,7 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
       ...createGatewaySources(gateway, services, metrics),
       reloader: reloads?.reloader,
       logger,
-      console: consoleRuntime?.createSources(() => gateway.getSnapshot().config, () => base.config),
+      console: consoleRuntime?.createSources(() => gateway.getSnapshot().config, () => base.config, { getEnv: () => base.env, services, onUsage }),
     };
     const listener = await startAdminListener(sources, admin.host, admin.port);
     logger.info(`admin listener on ${listener.url}`);

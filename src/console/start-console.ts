@@ -1,11 +1,20 @@
 import type { Logger } from 'pino';
 import type { CompiledConfig } from '../config/types.ts';
 import type { ValueStore } from '../limits/store.ts';
+import type { UsageSink } from '../runtime/handle-request.ts';
+import type { Services } from '../runtime/services.ts';
 import { createUsageFeed } from './create-usage-feed.ts';
 import { createOverrideStore } from './overrides/create-override-store.ts';
 import { createEmptyOverrides, mergeOverrides } from './overrides/merge-overrides.ts';
 import { startOverrideControl, type RunningOverrides } from './overrides/start-override-control.ts';
 import type { ConsoleSources, Overrides, UsageFeed } from './types.ts';
+
+/** What a serving process gives the playground: its environment (vendor secrets), its limits and its usage receivers. */
+export interface PlaygroundSetup {
+  getEnv(): NodeJS.ProcessEnv;
+  services: Services;
+  onUsage: UsageSink[];
+}
 
 /** The console's part of a serving process. */
 export interface ConsoleRuntime {
@@ -14,7 +23,7 @@ export interface ConsoleRuntime {
   /** `config` (gateway.yaml's, compiled) with the overrides in force applied. */
   merge(config: CompiledConfig): CompiledConfig;
   /** The admin sources' console part over the gateway's config serving now and gateway.yaml's. */
-  createSources(getServing: () => CompiledConfig, getBase: () => CompiledConfig): ConsoleSources;
+  createSources(getServing: () => CompiledConfig, getBase: () => CompiledConfig, playground?: PlaygroundSetup): ConsoleSources;
 }
 
 /**
@@ -37,6 +46,20 @@ export async function startConsole(values: ValueStore | undefined, configDir: st
     feed,
     overrides,
     merge: (config) => mergeOverrides(config, current),
-    createSources: (getServing, getBase) => ({ getConfig: getServing, getBaseConfig: getBase, feed, overrides }),
+    createSources: (getServing, getBase, playground) => ({
+      getConfig: getServing,
+      getBaseConfig: getBase,
+      feed,
+      overrides,
+      ...(playground
+        ? {
+            async runPlayground(value: Record<string, unknown>) {
+              const { checkPlaygroundCall, runPlayground } = await import('./playground/run-playground.ts');
+              const config = getServing();
+              return runPlayground(checkPlaygroundCall(value, config), { config, env: playground.getEnv(), services: playground.services, onUsage: playground.onUsage });
+            },
+          }
+        : {}),
+    }),
   };
 }

@@ -80,4 +80,6 @@ export interface ConsoleSources {
   getBaseConfig(): CompiledConfig;
   feed: UsageFeed;
   overrides: OverrideControl;
+  /** Runs a playground chat (absent in a `--workers` primary, which serves no requests). */
+  runPlayground?(call: Record<string, unknown>): Promise<import('./playground/run-playground.ts').PlaygroundResult>;
 }

@@ -63,15 +63,15 @@ export async function startConsoleGateway(
   base = gw.config;
   gw.gateway.reload(runtime.merge(base));
   const gateway = gw.gateway;
+  const started = gw;
   const sources = {
     ...createGatewaySources(gateway, services, metrics),
     logger,
-    console: runtime.createSources(() => gateway.getSnapshot().config, () => base!),
+    console: runtime.createSources(() => gateway.getSnapshot().config, () => base!, { getEnv: () => started.env, services, onUsage: [runtime.feed.record] }),
   };
   const server: Server = createServer(createAdminListener(sources, options.signInLimit));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const adminUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const started = gw;
   return {
     ...started,
     adminUrl,
