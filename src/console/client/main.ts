@@ -3,10 +3,11 @@ import { el } from './dom.ts';
 import { renderKeys } from './keys-page.ts';
 import { renderModels } from './models-page.ts';
 import { renderOverview } from './overview-page.ts';
+import { renderPlayground } from './playground-page.ts';
 import { renderRequests } from './requests-page.ts';
 import { renderSignIn } from './sign-in-page.ts';
 
-const PAGES: Record<string, string> = { overview: 'Overview', models: 'Models', keys: 'Keys', requests: 'Requests' };
+const PAGES: Record<string, string> = { overview: 'Overview', models: 'Models', keys: 'Keys', requests: 'Requests', playground: 'Playground' };
 
 let leave = new AbortController();
 let refresh: ReturnType<typeof setInterval> | undefined;
@@ -39,6 +40,7 @@ async function show(): Promise<void> {
     if (page === 'models') main.replaceChildren(await renderModels());
     if (page === 'keys') main.replaceChildren(await renderKeys());
     if (page === 'requests') main.replaceChildren(renderRequests(leave.signal));
+    if (page === 'playground') main.replaceChildren(await renderPlayground());
   };
   await draw();
   if (page === 'overview') refresh = setInterval(() => void draw(), 5000);

@@ -162,4 +162,26 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
     expect(await page.textContent('body')).not.toContain(secret);
     await shot('keys-after-changes');
   });
+
+  it('runs the playground in each style: the answer and what the vendor received, with no secret on the page', async () => {
+    await page.goto(`${gateways[0].adminUrl}/console/#playground`);
+    await page.waitForSelector('#playground-form');
+    for (const style of ['openai', 'anthropic', 'gemini']) {
+      await page.selectOption('#playground-key', 'simulator');
+      await page.selectOption('#playground-model', 'claude-haiku-4-5');
+      await page.selectOption('#playground-style', style);
+      await page.fill('#playground-prompt', `hello in ${style} style`);
+      await page.click('#playground-form button[type=submit]');
+      await expect.poll(() => page.textContent('#playground-answer'), { timeout: 10_000 }).toContain(`hello in ${style} style`);
+      const received = (await page.textContent('#vendor-request-0')) ?? '';
+      expect(received).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/v1\/messages/);
+      expect(received).toContain('"anthropic-version"');
+      expect(JSON.parse(received.slice(received.indexOf('\n\n') + 2))).toMatchObject({ model: 'claude-haiku-4-5' });
+      const text = (await page.textContent('body')) ?? '';
+      expect(text).not.toMatch(/x-api-key|authorization|Bearer /i);
+      expect(text).not.toContain(CONSOLE_ENV.OPS_KEY);
+      expect(text).not.toMatch(/sk-[A-Za-z0-9-]{8}/);
+      await shot(`playground-${style}`);
+    }
+  });
 });
