@@ -56,7 +56,8 @@ export async function startConsole(values: ValueStore | undefined, configDir: st
             async runPlayground(value: Record<string, unknown>) {
               const { checkPlaygroundCall, runPlayground } = await import('./playground/run-playground.ts');
               const config = getServing();
-              return runPlayground(checkPlaygroundCall(value, config), { config, env: playground.getEnv(), services: playground.services, onUsage: playground.onUsage });
+              const env = playground.getEnv();
+              return runPlayground(checkPlaygroundCall(value, config, env), { config, env, services: playground.services, onUsage: playground.onUsage });
             },
           }
         : {}),

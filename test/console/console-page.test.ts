@@ -46,6 +46,17 @@ describe('the console page', () => {
     expect(client.json.error.code).toBe('invalid_admin_key');
   });
 
+  it('lists models with vendor, upstream, targets and the styles reaching them natively or by translation', async () => {
+    const { json } = await gw.callAdmin('/admin/models');
+    expect(json.models.find((model: any) => model.id === 'sim-openai-chat')).toEqual({
+      id: 'sim-openai-chat', vendor: 'openai', upstream: 'gpt-4o-mini', targets: [{ vendor: 'openai', upstream: 'gpt-4o-mini', weight: 1 }],
+      fallbacks: [], styles: { native: ['openai'], translated: ['anthropic', 'gemini'] },
+    });
+    const keys = await gw.callAdmin('/admin/keys');
+    expect(keys.json.keys.find((key: any) => key.name === 'team')).toMatchObject({ models: ['*'], limits: { rpm: 100 }, admin: false, disabled: false });
+    expect(keys.text).not.toMatch(/sha256|sk-console|TEAM_KEY|"env"/);
+  });
+
   it('is not served, and its API answers 404 console_off, when server.console is off', async () => {
     const sources: AdminSources = { readMetrics: async () => '', readNotReady: () => [], findAdminKey: (k) => (k === OPS_SECRET ? 'ops' : undefined), readStatus: () => ({}) };
     const server = createServer(createAdminListener(sources));

@@ -47,6 +47,8 @@ describe('POST /admin/playground', () => {
     expect((await gw.callAdmin('/admin/playground', { body: { ...call, key: 'nobody' } })).json.error.code).toBe('key_not_found');
     expect((await gw.callAdmin('/admin/playground', { body: { ...call, key: 'ops' } })).json.error.code).toBe('key_not_found');
     expect((await gw.callAdmin('/admin/playground', { body: { ...call, model: 'nope' } })).json.error.code).toBe('model_not_found');
+    // gateway.yaml's `default` key reads GATEWAY_API_KEY, unset here: not in force, so not usable here either.
+    expect((await gw.callAdmin('/admin/playground', { body: { ...call, key: 'default' } })).json.error.code).toBe('key_not_found');
     const style = await gw.callAdmin('/admin/playground', { body: { ...call, style: 'cohere' } });
     expect(style.status).toBe(400);
     expect(style.json.error.code).toBe('invalid_playground_call');

@@ -4,6 +4,7 @@ import { GatewayError } from '../../errors.ts';
 import { createGateway } from '../../runtime/create-gateway.ts';
 import type { UsageSink } from '../../runtime/handle-request.ts';
 import type { Services } from '../../runtime/services.ts';
+import { readKeyDigest } from '../../runtime/secrets.ts';
 import { closeSnapshot } from '../../runtime/snapshot.ts';
 import { startRecordingProxy, type VendorExchange } from './start-recording-proxy.ts';
 
@@ -45,13 +46,14 @@ function describeChat(call: PlaygroundCall, secret: string): { path: string; hea
 }
 
 /** The call, checked: 400 `invalid_playground_call` / 404 `key_not_found` / `model_not_found`. */
-export function checkPlaygroundCall(value: Record<string, unknown>, config: CompiledConfig): PlaygroundCall {
+export function checkPlaygroundCall(value: Record<string, unknown>, config: CompiledConfig, env: NodeJS.ProcessEnv): PlaygroundCall {
   const { key, model, style, stream, prompt } = value;
   if (!['openai', 'anthropic', 'gemini'].includes(style as string)) throw new GatewayError(400, 'invalid_playground_call', 'style must be openai, anthropic or gemini.');
   if (typeof prompt !== 'string' || prompt.length === 0 || prompt.length > 20_000) throw new GatewayError(400, 'invalid_playground_call', 'prompt must be a text of 1 to 20,000 characters.');
   if (typeof model !== 'string' || !(model in config.models)) throw new GatewayError(404, 'model_not_found', 'No such model in the config serving now.');
   const entry = config.keys.find((k) => k.name === key);
-  if (!entry || entry.admin) throw new GatewayError(404, 'key_not_found', 'Choose a client key that is in force now.');
+  // A key whose secret variable is unset is not in force: the playground does not bring it to life.
+  if (!entry || entry.admin || !readKeyDigest(entry, env)) throw new GatewayError(404, 'key_not_found', 'Choose a client key that is in force now.');
   return { key: entry.name, model, style: style as Style, stream: stream === true, prompt };
 }
 
