@@ -3,11 +3,12 @@ import type { H3Event } from 'h3';
 import type { AdminRoute, AdminSources } from '../admin/types.ts';
 import { GatewayError } from '../errors.ts';
 import { getConsole, readAdminName } from './get-console.ts';
-import { defineIssueKey, defineSetDisabled, defineSetLimits } from './overrides/define-override-actions.ts';
 import { createEmptyOverrides } from './overrides/merge-overrides.ts';
-import { formatOverridesYaml } from './overrides/format-overrides-yaml.ts';
 import { readJsonBody } from './read-json-body.ts';
 import type { Overrides } from './types.ts';
+
+/** The changes, loaded on first use: they check against gateway.yaml's schema (ajv), which serving alone never loads. */
+const loadActions = () => import('./overrides/define-override-actions.ts');
 
 /** The overrides as the console shows them: an issued key's digest left out (the YAML export carries it, to commit). */
 function showOverrides(overrides: Overrides) {
@@ -40,6 +41,7 @@ export const CONSOLE_OVERRIDE_ROUTES: readonly AdminRoute[] = [
     async handle(event, sources) {
       const body = await readJsonBody(event);
       const base = getConsole(sources).getBaseConfig();
+      const { defineSetLimits } = await loadActions();
       return change(event, sources, readName(body), defineSetLimits(base, body.name, body.limits ?? {}, body.budget));
     },
   },
@@ -48,6 +50,7 @@ export const CONSOLE_OVERRIDE_ROUTES: readonly AdminRoute[] = [
     path: disabled ? '/admin/keys/disable' : '/admin/keys/enable',
     async handle(event, sources) {
       const body = await readJsonBody(event);
+      const { defineSetDisabled } = await loadActions();
       return change(event, sources, readName(body), defineSetDisabled(getConsole(sources).getBaseConfig(), body.name, disabled));
     },
   })),
@@ -57,6 +60,7 @@ export const CONSOLE_OVERRIDE_ROUTES: readonly AdminRoute[] = [
     async handle(event, sources) {
       const body = await readJsonBody(event);
       const issued: { secret?: string } = {};
+      const { defineIssueKey } = await loadActions();
       const answer = await change(event, sources, readName(body), defineIssueKey(getConsole(sources).getBaseConfig(), body, issued));
       setResponseStatus(event, 201);
       setResponseHeader(event, 'cache-control', 'no-store');
@@ -66,9 +70,10 @@ export const CONSOLE_OVERRIDE_ROUTES: readonly AdminRoute[] = [
   {
     method: 'GET',
     path: '/admin/overrides',
-    handle(event, sources) {
+    async handle(event, sources) {
       const overrides = getConsole(sources).overrides.current();
       if (new URL(event.path, 'http://admin').searchParams.get('format') !== 'yaml') return { overrides: showOverrides(overrides) };
+      const { formatOverridesYaml } = await import('./overrides/format-overrides-yaml.ts');
       setResponseHeader(event, 'content-type', 'application/yaml; charset=utf-8');
       return formatOverridesYaml(overrides);
     },
