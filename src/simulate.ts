@@ -25,19 +25,13 @@ export async function simulateVendors(
   options: { running?: SimulatedSetup['sims']; simulators?: Partial<Record<Protocol, SimulatorOptions>> } = {},
 ): Promise<SimulatedSetup> {
   const sims = options.running ?? (await startSimulators({ options: options.simulators }));
-  const urls: Record<Protocol, string> = {
-    openai: sims.openai.url,
-    anthropic: sims.anthropic.url,
-    gemini: sims.gemini.url,
-    dashscope: sims.dashscope.url,
-  };
   const simEnv: NodeJS.ProcessEnv = { ...env, GATEWAY_SIMULATOR_KEY: SIMULATOR_CLIENT_KEY };
   const vendors = Object.fromEntries(
     Object.entries(config.vendors).map(([name, vendor]) => {
       const secretEnv = `GATEWAY_SIM_${vendor.protocol.toUpperCase()}_KEY`;
       simEnv[secretEnv] = SIMULATOR_KEYS[vendor.protocol];
       const auth = vendor.auth.kind === 'none' ? vendor.auth : { ...vendor.auth, env: secretEnv };
-      return [name, { ...vendor, baseUrl: urls[vendor.protocol], auth, proxy: undefined, caFile: undefined }];
+      return [name, { ...vendor, baseUrl: sims[vendor.protocol].url, auth, proxy: undefined, caFile: undefined }];
     }),
   );
   const keys = [

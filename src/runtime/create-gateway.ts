@@ -14,6 +14,7 @@ import { createSnapshotKeeper } from './snapshot-keeper.ts';
 import type { Snapshot } from './types.ts';
 import './listings.ts';
 import './videos.ts';
+import './passthrough-request-facts.ts';
 import '../responses-state/serve-stored.ts';
 import '../responses-state/vendor-store-policy.ts';
 import '../translate/register.ts';

@@ -62,14 +62,23 @@ export function hasErrorField(bytes: Buffer): boolean {
 }
 
 /**
- * Copies the usage fields a vendor reported into the request's usage. A report without a total (a
+ * A token count as limits, spend and metrics may take it: a whole, non-negative, safe number. Anything
+ * else a vendor reports (a string, a fraction, a negative, 1e300, an object) is no count and is ignored.
+ */
+export function readTokenCount(value: unknown): number | undefined {
+  return Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : undefined;
+}
+
+/**
+ * Copies the usage fields a vendor reported into the request's usage (only well-formed counts). A report without a total (a
  * protocol that has none) makes the total input + output of the counts known so far, so a later event
  * with the output alone still updates it.
  */
 export function addUsage(into: Usage, usage: Usage | undefined): void {
   if (!usage) return;
-  for (const [name, value] of Object.entries(usage) as [keyof Usage, number | undefined][]) {
-    if (value !== undefined) into[name] = value;
+  for (const [name, value] of Object.entries(usage) as [keyof Usage, unknown][]) {
+    const count = readTokenCount(value);
+    if (count !== undefined) into[name] = count;
   }
   if (usage.totalTokens === undefined && into.inputTokens !== undefined && into.outputTokens !== undefined) {
     into.totalTokens = into.inputTokens + into.outputTokens;

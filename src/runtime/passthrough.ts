@@ -210,6 +210,14 @@ export function createPassthrough(endpoint: PassthroughEndpoint): OpHandler {
       const { json } = await readErrorBody(response);
       throw toVendorError(call.vendor, response.status, json, response.headers);
     }
+    if (endpoint.free) chargeNothing(call.ctx);
     await pipeResponse(call, response, adapter, stripUsage);
   };
+}
+
+/** Zero counts for a call the vendor does not charge (the estimate of an uncounted request is skipped). */
+function chargeNothing(ctx: RequestContext): void {
+  ctx.usage.inputTokens = 0;
+  ctx.usage.outputTokens = 0;
+  ctx.usage.totalTokens = 0;
 }

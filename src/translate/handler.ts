@@ -7,14 +7,15 @@ import { GatewayError } from '../errors.ts';
 import { sendJson } from '../runtime/respond.ts';
 import type { OpCall, OpHandler, RequestContext, VendorResponse } from '../runtime/types.ts';
 import type { CanonicalRequest, CanonicalUsage } from './canonical.ts';
-import { getTotalTokens } from './canonical.ts';
 import type { ClientAdapter, ResponseMeta, VendorAdapter } from './adapter.ts';
 import { formatDroppedFields } from './dropped-fields-header.ts';
 import { createFieldPolicy } from './field-policy.ts';
 import { createIdSuffix } from './helpers.ts';
+import { readTokenCount } from '../runtime/json-usage.ts';
 import { readVendorError } from '../runtime/vendor-error.ts';
 import { answerStream } from './stream-answer.ts';
 import { estimateRequestTokens } from './estimate-request-tokens.ts';
+import { getSignatureOrigin, stripForeignReasoning } from './reasoning-signature.ts';
 
 /** State a client style keeps in the gateway (Responses): read before decoding, kept after answering. */
 export interface TranslationState {
@@ -38,9 +39,12 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
     const policy = createFieldPolicy(strict, client.fieldNames);
     const prepared = state ? await state.prepare(call) : undefined;
     const facts = getRequestFacts(call.vendor.config, call.model);
-    const request = applyRanges(client.decodeRequest(prepared ? prepared.body : call.body, { policy, stream }), facts, policy, client.fieldNames);
+    const origin = getSignatureOrigin(call.vendor.config.protocol, call.vendor.config.name);
+    const decoded = applyRanges(client.decodeRequest(prepared ? prepared.body : call.body, { policy, stream }), facts, policy, client.fieldNames);
+    const request = stripForeignReasoning(decoded, origin, style === call.vendor.config.protocol);
     const wire = vendor.encodeRequest(request, {
       model: call.target.upstream, policy, defaultMaxTokens: call.model.chat.defaultMaxTokens, cache: call.model.chat.cache, maxTokensField: facts.maxTokensField,
+      reasoningBudgets: call.model.chat.reasoning, fieldNames: client.fieldNames,
     });
     dropUnsupportedFields(wire.body, facts, policy, client.fieldNames);
     // Built before the vendor is called: once it has answered, nothing here may fail.
@@ -54,7 +58,9 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
     });
     if (response.status < 200 || response.status >= 300) throw await readVendorError(call.vendor, response);
     const model = ctx.modelId ?? call.model.id;
-    const makeMeta = prepared ? (id: string | undefined) => ({ ...createMeta(id, model), ...prepared.meta }) : (id: string | undefined) => createMeta(id, model);
+    const makeMeta = prepared
+      ? (id: string | undefined) => ({ ...createMeta(id, model), origin, ...prepared.meta })
+      : (id: string | undefined) => ({ ...createMeta(id, model), origin });
     if (!request.stream) return answerWhole(ctx, client, vendor, request, response, headers, makeMeta, prepared?.keep);
     const estimateInputTokens = () => estimateRequestTokens(request);
     return answerStream({
@@ -66,15 +72,19 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
   };
 }
 
-/** Copies canonical usage into the request's usage (read by the core's usage event). */
+/** Copies canonical usage into the request's usage (read by the core's usage event): well-formed counts only. */
 function recordUsage(ctx: RequestContext, usage: CanonicalUsage): void {
   const target = ctx.usage;
-  if (usage.inputTokens !== undefined) target.inputTokens = usage.inputTokens;
-  if (usage.outputTokens !== undefined) target.outputTokens = usage.outputTokens;
-  if (usage.inputTokens !== undefined || usage.outputTokens !== undefined || usage.totalTokens !== undefined) target.totalTokens = getTotalTokens(usage);
-  if (usage.cachedInputTokens !== undefined) target.cachedInputTokens = usage.cachedInputTokens;
-  if (usage.cacheCreationInputTokens !== undefined) target.cacheCreationInputTokens = usage.cacheCreationInputTokens;
-  if (usage.reasoningTokens !== undefined) target.reasoningTokens = usage.reasoningTokens;
+  const input = readTokenCount(usage.inputTokens);
+  const output = readTokenCount(usage.outputTokens);
+  if (input !== undefined) target.inputTokens = input;
+  if (output !== undefined) target.outputTokens = output;
+  const total = readTokenCount(usage.totalTokens);
+  if (total !== undefined || input !== undefined || output !== undefined) target.totalTokens = readTokenCount(total ?? (input ?? 0) + (output ?? 0));
+  for (const name of ['cachedInputTokens', 'cacheCreationInputTokens', 'reasoningTokens'] as const) {
+    const count = readTokenCount(usage[name]);
+    if (count !== undefined) target[name] = count;
+  }
 }
 
 function createMeta(id: string | undefined, model: string): ResponseMeta {

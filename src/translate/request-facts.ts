@@ -44,7 +44,8 @@ export function applyRanges(request: CanonicalRequest, facts: RequestFacts, poli
   return { ...request, temperature, topP };
 }
 
-function fitRange(value: number | undefined, range: NumberRange | undefined, policy: FieldPolicy, field: string): number | undefined {
+/** `value` inside `range`: unchanged, clamped, or a 400 `parameter_out_of_range` naming `field` when strict. */
+export function fitRange(value: number | undefined, range: NumberRange | undefined, policy: FieldPolicy, field: string): number | undefined {
   if (value === undefined || !range) return value;
   const min = range.min ?? -Infinity;
   const max = range.max ?? Infinity;

@@ -49,10 +49,14 @@ describe('messages-style count_tokens', () => {
     expect(gw.sims.openai.received).toEqual([]);
   });
 
-  test('on a messages-protocol vendor: passed through unchanged', async () => {
+  test('on a messages-protocol vendor: passed through unchanged, and charged no tokens (not an estimate)', async () => {
+    const event = gw.nextEvent();
     const data = await anthropic().messages.countTokens({ model: 'sim-anthropic-chat', messages: [{ role: 'user', content: PROMPT }] });
     expect(data).toEqual({ input_tokens: 7 });
     expect(vendorBody('anthropic').url).toBe('/v1/messages/count_tokens');
+    const { usage } = await event;
+    expect(usage).toMatchObject({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
+    expect(usage.estimated).toBeUndefined();
   });
 
   test("a vendor error is answered in the caller's style", async () => {
@@ -70,6 +74,16 @@ describe('generate-content countTokens', () => {
     const { url, body } = vendorBody('anthropic');
     expect(url).toBe('/v1/messages/count_tokens');
     expect(body).toEqual({ model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: [{ type: 'text', text: PROMPT }] }] });
+  });
+
+  test('on a generate-content vendor: passed through, and charged no tokens', async () => {
+    const event = gw.nextEvent();
+    const r = await google().models.countTokens({ model: 'sim-gemini-chat', contents: PROMPT });
+    expect(r.totalTokens).toBeGreaterThan(0);
+    expect(vendorBody('gemini').url).toBe('/v1beta/models/gemini-2.5-flash:countTokens');
+    const { usage } = await event;
+    expect(usage).toMatchObject({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
+    expect(usage.estimated).toBeUndefined();
   });
 
   test('on an OpenAI-protocol vendor: the estimate, with the header (raw fetch reads it)', async () => {

@@ -1,0 +1,26 @@
+import { decodeGeminiError, readGeminiUsage } from '../../translate/gemini/response.ts';
+import type { ProtocolAdapter, Usage } from '../types.ts';
+
+/**
+ * Reads Gemini `usageMetadata` (every stream chunk carries it; the last one holds the final counts) with the
+ * translation's reader, so both paths count alike (tool-use prompt tokens in the input, thoughts in the output).
+ */
+function readUsage(json: any): Usage | undefined {
+  const usage = json?.usageMetadata;
+  return usage && typeof usage === 'object' ? readGeminiUsage(usage) : undefined;
+}
+
+/** The Gemini generate-content protocol (Google AI `v1beta`). */
+export const geminiAdapter: ProtocolAdapter = {
+  protocol: 'gemini',
+  style: 'gemini',
+  passthrough: {
+    'generate-content': { method: 'POST', path: '/models/{model}:generateContent', model: 'path' },
+    'stream-generate-content': { method: 'POST', path: '/models/{model}:streamGenerateContent', model: 'path' },
+    'count-tokens': { method: 'POST', path: '/models/{model}:countTokens', model: 'path', free: true },
+  },
+  requestHeaders: ['content-type', 'accept'],
+  readUsage,
+  usageFields: ['usageMetadata'],
+  readError: decodeGeminiError,
+};
