@@ -24,8 +24,13 @@ export function readModelId(ctx: RequestContext, body: any, multipartModel?: str
   return readModelName ? readModelName(value) : value;
 }
 
-/** Looks the model up and checks the key may use it: 404 unknown, 403 not allowed (the id quoted clipped). */
+/**
+ * Looks the model up and checks the key may use it: 404 unknown, 403 not allowed (the id quoted clipped).
+ * The request's model is the asked-for id from here on (clipped), so a refused request's log line and the
+ * console's tail name what was asked.
+ */
 export function resolveModel(ctx: RequestContext, id: string) {
+  ctx.modelId = clipClientText(id);
   const model = ctx.snapshot.models.get(id);
   if (!model) throw new GatewayError(404, 'model_not_found', `The model "${clipClientText(id)}" does not exist.`, { param: 'model' });
   if (!ctx.key!.allows(id)) {

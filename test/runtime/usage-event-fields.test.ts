@@ -82,3 +82,25 @@ describe('with server.trust_proxy', () => {
     }
   });
 });
+
+describe('the usage event of a refused model', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway();
+  });
+  afterAll(() => gw.close());
+
+  it.each([
+    ['an unknown model', '<img src=x onerror=alert(1)>', '<img src=x onerror=alert(1)>'],
+    ['a 5,000-character model name, clipped', 'm'.repeat(5000), `${'m'.repeat(256)}… (4744 more characters)`],
+  ])('names what was asked for: %s', async (_, asked, logged) => {
+    const event = gw.nextEvent();
+    const response = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gw.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: asked, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(response.status).toBe(404);
+    expect(await event).toMatchObject({ status: 404, error: 'model_not_found', model: logged });
+  });
+});
