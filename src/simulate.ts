@@ -1,5 +1,6 @@
 import type { CompiledConfig, Protocol } from './config/types.ts';
 import { startSimulators, SIMULATOR_KEYS, type SimulatorOptions } from './simulators/index.ts';
+import { BEDROCK_SIM_ACCESS_KEY_ID } from './protocols/bedrock/simulator/index.ts';
 
 /** The client key accepted in simulate mode (printed at start; never valid against real vendors). */
 export const SIMULATOR_CLIENT_KEY = 'sk-gateway-simulator';
@@ -30,6 +31,7 @@ export async function simulateVendors(
     anthropic: sims.anthropic.url,
     gemini: sims.gemini.url,
     dashscope: sims.dashscope.url,
+    bedrock: sims.bedrock.url,
   };
   const simEnv: NodeJS.ProcessEnv = { ...env, GATEWAY_SIMULATOR_KEY: SIMULATOR_CLIENT_KEY };
   const vendors = Object.fromEntries(
@@ -37,6 +39,12 @@ export async function simulateVendors(
       const secretEnv = `GATEWAY_SIM_${vendor.protocol.toUpperCase()}_KEY`;
       simEnv[secretEnv] = SIMULATOR_KEYS[vendor.protocol];
       const auth = vendor.auth.kind === 'none' ? vendor.auth : { ...vendor.auth, env: secretEnv };
+      // A signed vendor signs with the simulator's key id and secret (and no session token).
+      if (auth.kind === 'signed') {
+        auth.idEnv = `${secretEnv}_ID`;
+        delete auth.tokenEnv;
+        simEnv[auth.idEnv] = BEDROCK_SIM_ACCESS_KEY_ID;
+      }
       return [name, { ...vendor, baseUrl: urls[vendor.protocol], auth, proxy: undefined, caFile: undefined }];
     }),
   );

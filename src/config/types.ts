@@ -8,7 +8,7 @@
 export type Style = 'openai' | 'anthropic' | 'gemini';
 
 /** A vendor's wire protocol; the adapter in `src/protocols/<name>.ts` speaks it. */
-export type Protocol = 'openai' | 'anthropic' | 'gemini' | 'dashscope';
+export type Protocol = 'openai' | 'anthropic' | 'gemini' | 'dashscope' | 'bedrock';
 
 /** Every operation a route can name. Each protocol adapter declares which of them it serves. */
 export const OPERATIONS = [
@@ -98,6 +98,8 @@ export type VendorAuth =
   | { kind: 'bearer'; env: string }
   | { kind: 'header'; header: string; env: string }
   | { kind: 'query'; param: string; env: string }
+  /** Requests signed by the protocol's signer (`createSigner`): `env` holds the secret, `idEnv` its key id. */
+  | { kind: 'signed'; scheme: 'sigv4'; env: string; idEnv: string; tokenEnv?: string }
   | { kind: 'none' };
 
 /** Request-rate, token-rate and concurrency limits of a client key. */
@@ -160,6 +162,8 @@ export interface VendorEntry {
   /** Base URL without trailing slash, e.g. `https://api.openai.com/v1`. */
   baseUrl: string;
   auth: VendorAuth;
+  /** The vendor's region, for protocols whose requests are signed per region. */
+  region?: string;
   /** Extra headers added to every request (e.g. `anthropic-version`). */
   headers: Record<string, string>;
   /** Wait for response headers / silence between body bytes, in milliseconds. */

@@ -1,5 +1,6 @@
 import type { Protocol } from '../config/types.ts';
 import { anthropicAdapter } from './anthropic.ts';
+import { bedrockProtocol } from './bedrock/index.ts';
 import { dashscopeAdapter } from './dashscope.ts';
 import { geminiAdapter } from './gemini.ts';
 import { openaiAdapter } from './openai.ts';
@@ -10,6 +11,7 @@ const ADAPTERS: Partial<Record<Protocol, ProtocolAdapter>> = {
   anthropic: anthropicAdapter,
   gemini: geminiAdapter,
   dashscope: dashscopeAdapter,
+  bedrock: bedrockProtocol,
 };
 
 /** The adapter of a vendor protocol. Adding a protocol = one file in src/protocols/ plus one line here. */

@@ -1,4 +1,4 @@
-import type { Operation, Protocol, Style } from '../config/types.ts';
+import type { Operation, Protocol, Style, VendorEntry } from '../config/types.ts';
 import type { Usage } from '../runtime/types.ts';
 import type { VendorError } from '../translate/canonical.ts';
 
@@ -32,7 +32,12 @@ export interface ProtocolAdapter {
   /** Names of the JSON fields holding usage (answers and stream events), so usage is found without a full parse. */
   usageFields: readonly string[];
   /** Reads a vendor error body (parsed JSON, or the text when it was not JSON); status 0 inside a stream. */
-  readError(status: number, body: unknown): VendorError;
+  readError(status: number, body: unknown, headers?: Record<string, string | string[] | undefined>): VendorError;
+  /**
+   * For a vendor whose auth is `signed`: the signer made from its credentials in `env` (read when the
+   * snapshot is built: start and reload), or undefined when one of them is unset.
+   */
+  createSigner?(vendor: VendorEntry, env: NodeJS.ProcessEnv): VendorSigner | undefined;
   /**
    * For streams that report usage only on request: the request bytes asking for it (`body` is the parsed
    * form of `raw`), or undefined when the client already asked or the protocol always reports it. The
@@ -42,3 +47,17 @@ export interface ProtocolAdapter {
   /** True for a stream event that only carries the usage the gateway asked for. */
   isUsageOnlyEvent?(json: any): boolean;
 }
+
+/** A vendor request about to be sent, as a signer sees it. */
+export interface SignableRequest {
+  method: string;
+  /** `https://host[:port]` of the vendor. */
+  origin: string;
+  /** Path and query as sent. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+}
+
+/** Signs one vendor request: resolves with the headers to add to it. */
+export type VendorSigner = (request: SignableRequest) => Promise<Record<string, string>>;

@@ -6,4 +6,5 @@ export const SIMULATOR_KEYS: Record<SimulatedVendor, string> = {
   anthropic: 'sk-ant-sim-anthropic',
   gemini: 'AIzaSy-sim-gemini',
   dashscope: 'sk-sim-dashscope',
+  bedrock: 'sim-bedrock-secret-access-key',
 };

@@ -68,4 +68,4 @@ export interface SimulatorOptions {
 }
 
 /** The vendors that have a simulator. */
-export type SimulatedVendor = 'openai' | 'anthropic' | 'gemini' | 'dashscope';
+export type SimulatedVendor = 'openai' | 'anthropic' | 'gemini' | 'dashscope' | 'bedrock';

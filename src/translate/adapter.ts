@@ -4,7 +4,7 @@
  * N adapters serve N x N pairs). A protocol adapter implements both sides; a client-only style (the
  * responses and legacy completions requests) implements the client side.
  */
-import type { SseEvent } from '../sse/parse.ts';
+import type { SseEvent, SseParser } from '../sse/parse.ts';
 import type { CanonicalRequest, CanonicalResponse, StreamEvent, VendorError } from './canonical.ts';
 import type { FieldPolicy } from './field-policy.ts';
 
@@ -84,6 +84,8 @@ export interface VendorAdapter {
   encodeRequest(request: CanonicalRequest, options: EncodeOptions): VendorCall;
   decodeResponse(body: unknown): CanonicalResponse;
   createStreamDecoder(): StreamDecoder;
+  /** Frames a stream body that is not SSE into events for the decoder (absent: the body is SSE). */
+  createStreamParser?(onEvent: (event: SseEvent) => void): SseParser;
   /** Reads a vendor error body (parsed JSON, or the raw text when it was not JSON). */
   decodeError(status: number, body: unknown): VendorError;
 }
