@@ -13,9 +13,13 @@ import { createConverseResponse, createConverseStream, encodeStreamMessage } fro
 /** The access key id the simulator accepts unless started with another (its secret is the simulator key). */
 export const BEDROCK_SIM_ACCESS_KEY_ID = 'AKIAGATEWAYSIMULATOR';
 
-/** A simulated Bedrock; `failStreamNext` makes the next stream end in a Bedrock exception after its first event. */
+/**
+ * A simulated Bedrock; `failStreamNext` makes the next stream end in a Bedrock exception (lowerCamel name,
+ * as the event stream names it) after its first `afterEvents` messages (default 1); with more than one,
+ * the exception follows them after a pause, so that a reader has sent them on before it arrives.
+ */
 export interface BedrockSimulator extends Simulator {
-  failStreamNext(exception: string, message: string): void;
+  failStreamNext(exception: string, message: string, afterEvents?: number): void;
 }
 
 const ERROR_TYPES: Record<number, string> = {
@@ -43,7 +47,7 @@ export async function startBedrockSimulator(options: SimulatorOptions & { creden
   const creds: BedrockSimCredentials = { accessKeyId: BEDROCK_SIM_ACCESS_KEY_ID, secretAccessKey: key, apiKey: key, ...options.credentials };
   const nextId = createIdMaker('sim');
   const cache = new Set<string>();
-  const streamFaults: Array<{ exception: string; message: string }> = [];
+  const streamFaults: Array<{ exception: string; message: string; afterEvents: number }> = [];
   const handle = async (req: SimRequest, res: ServerResponse): Promise<void> => {
     const fail = (type: string, status: number, message: string): void => sendJson(res, status, { message }, createBedrockErrorHeaders(type));
     const refusal = await verifyBedrockAuth(req, creds);
@@ -57,10 +61,14 @@ export async function startBedrockSimulator(options: SimulatorOptions & { creden
     if (route[2] === 'converse') return sendJson(res, 200, createConverseResponse(reply), { 'x-amzn-requestid': nextId() });
     const messages = createConverseStream(reply, options.streamEvents);
     const fault = streamFaults.shift();
-    if (fault) messages.splice(1, messages.length, encodeStreamMessage(fault.exception, { message: fault.message }, true));
     res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': nextId() });
-    for (const message of messages) res.write(message);
-    res.end();
+    if (!fault) {
+      for (const message of messages) res.write(message);
+      return void res.end();
+    }
+    for (const message of messages.slice(0, fault.afterEvents)) res.write(message);
+    if (fault.afterEvents > 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    res.end(encodeStreamMessage(fault.exception, { message: fault.message }, true));
   };
   const sim = await startSimServer({
     options,
@@ -70,7 +78,7 @@ export async function startBedrockSimulator(options: SimulatorOptions & { creden
   });
   return {
     ...sim,
-    failStreamNext: (exception, message) => void streamFaults.push({ exception, message }),
+    failStreamNext: (exception, message, afterEvents = 1) => void streamFaults.push({ exception, message, afterEvents }),
     reset: () => {
       streamFaults.length = 0;
       sim.reset();
