@@ -4,6 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { bedrockChat } from '../../../src/protocols/bedrock/index.ts';
+import { decodeConverseError } from '../../../src/protocols/bedrock/decode-error.ts';
 import { createConverseStream, encodeStreamMessage } from '../../../src/protocols/bedrock/simulator/write-converse.ts';
 import type { CanonicalRequest, StreamEvent } from '../../../src/translate/canonical.ts';
 import { createFieldPolicy } from '../../../src/translate/field-policy.ts';
@@ -58,7 +59,7 @@ describe('canonical -> Converse request', () => {
 
   test('an inline image becomes image bytes; an image URL is a 400', () => {
     const image = (source: any) => encode({ messages: [{ role: 'user', content: [{ type: 'image', source }] }] });
-    expect(image({ kind: 'base64', mediaType: 'image/png', data: 'AAAA' }).body.messages[0].content).toEqual([{ image: { format: 'png', source: { bytes: 'AAAA' } } }]);
+    expect((image({ kind: 'base64', mediaType: 'image/png', data: 'AAAA' }).body as any).messages[0].content).toEqual([{ image: { format: 'png', source: { bytes: 'AAAA' } } }]);
     expect(() => image({ kind: 'url', url: 'https://x/y.png' })).toThrow(expect.objectContaining({ status: 400, code: 'unsupported_parameter' }));
   });
 
@@ -150,7 +151,7 @@ describe('Bedrock errors', () => {
     ['ServiceUnavailableException', 503, 503, false], ['ModelNotReadyException', 429, 503, false],
   ] as const)('%s (HTTP %i) is status %i, auth failure %s', (type, status, expected, auth) => {
     const header = { 'x-amzn-errortype': `${type}:http://internal.amazon.com/coral/com.amazon.bedrock/` };
-    expect(bedrockChat.decodeError(status, { message: 'm' }, header as never)).toEqual({ status: expected, type, message: 'm', authFailure: auth });
+    expect(decodeConverseError(status, { message: 'm' }, header)).toEqual({ status: expected, type, message: 'm', authFailure: auth });
   });
 
   test('without the header: the body __type, else the status names the exception', () => {
