@@ -28,10 +28,12 @@ export interface EncodeOptions {
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
 }
 
-/** A request ready for the vendor: path relative to its base URL, and the JSON body. */
+/** A request ready for the vendor: path relative to its base URL, the JSON body, and any header of its own. */
 export interface VendorCall {
   path: string;
   body: Record<string, unknown>;
+  /** Request headers over the JSON and SSE defaults (a protocol whose stream is not SSE says what it accepts). */
+  headers?: Record<string, string>;
 }
 
 /** Identity of the answer as the client sees it. */

@@ -44,6 +44,7 @@ describe.each(CASES)('$label', ({ driver, model, upstream, auth }) => {
     const call = readConverseCall();
     expect(call.url).toBe(`${path}/converse-stream`);
     expect(call.authorization).toMatch(auth);
+    expect(gw.sims.bedrock.received.at(-1)!.headers.accept).toBe('application/vnd.amazon.eventstream');
     expect((await event).usage).toMatchObject({ inputTokens: 4, outputTokens: 5, totalTokens: 9 });
   });
 

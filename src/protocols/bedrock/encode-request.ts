@@ -35,7 +35,8 @@ export function encodeConverseRequest(client: CanonicalRequest, options: EncodeO
   const toolConfig = writeToolConfig(request, policy);
   if (toolConfig) body.toolConfig = toolConfig;
   const action = request.stream ? 'converse-stream' : 'converse';
-  return { path: `/model/${encodeModelId(options.model)}/${action}`, body };
+  const accept = request.stream ? 'application/vnd.amazon.eventstream' : 'application/json';
+  return { path: `/model/${encodeModelId(options.model)}/${action}`, body, headers: { accept } };
 }
 
 /** A model id as the AWS SDK puts it in the path: every reserved character escaped, `!'()*` too. */

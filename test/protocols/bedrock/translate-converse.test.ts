@@ -22,7 +22,9 @@ describe('canonical -> Converse request', () => {
     [false, '/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse'],
     [true, '/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse-stream'],
   ])('stream %s: the path names the encoded model id and the action', (stream, path) => {
-    expect(encode({ stream, messages: [USER] }).path).toBe(path);
+    const call = encode({ stream, messages: [USER] });
+    expect(call.path).toBe(path);
+    expect(call.headers).toEqual({ accept: stream ? 'application/vnd.amazon.eventstream' : 'application/json' });
   });
 
   test('an inference-profile ARN keeps its slash escaped in the path', () => {
