@@ -44,6 +44,14 @@ describe('Bedrock HTTP exceptions', () => {
   });
 });
 
+test('the SigV4 key id is one of the secrets redacted from what Bedrock says', async () => {
+  gw.sims.bedrock.failNext({ kind: 'status', status: 400, body: { message: 'Key AKIAGATEWAYSIMULATOR may not call this model.' }, headers: createBedrockErrorHeaders('ValidationException') });
+  const error: any = await openai().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e);
+  expect(error.status).toBe(400);
+  expect(error.error.message).toMatch(/^Key .+ may not call this model\.$/);
+  expect(error.error.message).not.toContain('AKIAGATEWAYSIMULATOR');
+});
+
 describe('Bedrock in-stream exceptions', () => {
   test('an exception before any text is sent is an HTTP error with its status (nothing reached the client yet)', async () => {
     gw.sims.bedrock.failStreamNext('throttlingException', 'Too many tokens, please wait before trying again.');

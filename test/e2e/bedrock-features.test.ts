@@ -26,6 +26,17 @@ describe('responses-style and legacy completions clients on a Bedrock vendor', (
     expect(gw.sims.bedrock.received.at(-1)!.url).toBe('/model/amazon.nova-pro-v1%3A0/converse-stream');
   });
 
+  test('a responses function call round trip: toolUse out, toolResult back', async () => {
+    const tools = [{ type: 'function' as const, name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, strict: false }];
+    const first = await openai().responses.create({ model: MODEL, input: 'Lima', tools });
+    const call = first.output.find((item) => item.type === 'function_call') as any;
+    expect([call.name, JSON.parse(call.arguments)]).toEqual(['get_weather', { city: 'Lima' }]);
+    const second = await openai().responses.create({ model: MODEL, tools, input: [{ role: 'user', content: 'Lima' }, ...(first.output as any[]), { type: 'function_call_output', call_id: call.call_id, output: 'warm' }] });
+    expect(second.output_text).toBe('Echo: warm');
+    const turn = readConverseBody().messages.at(-1).content[0].toolResult;
+    expect(turn).toEqual({ toolUseId: call.call_id, content: [{ text: 'warm' }] });
+  });
+
   test('completions.create, whole and streamed', async () => {
     const whole = await openai().completions.create({ model: MODEL, prompt: 'legacy prompt' });
     expect(whole.choices[0]).toMatchObject({ text: 'Echo: legacy prompt', finish_reason: 'stop' });
