@@ -14,10 +14,14 @@ const SETS = {
   routing: { mutate: ['src/routing/**/*.ts'], tests: ['test/routing/**/*.test.ts'] },
   limits: { mutate: ['src/limits/**/*.ts'], tests: ['test/limits/**/*.test.ts'] },
   sse: { mutate: ['src/sse/**/*.ts'], tests: ['test/sse/**/*.test.ts'] },
-  errors: { mutate: ['src/errors.ts'], tests: ['test/errors/**/*.test.ts', 'test/e2e/errors.test.ts'] },
+  // The error class, and each style's error body and stream-error frame (in its protocol folder).
+  errors: {
+    mutate: ['src/errors.ts', 'src/protocols/*/error-body.ts', 'src/protocols/*/style.ts'],
+    tests: ['test/errors/**/*.test.ts', 'test/e2e/errors.test.ts', 'test/protocols/style-facts.test.ts'],
+  },
   'auth-body': {
     mutate: ['src/runtime/auth.ts', 'src/runtime/read-body.ts'],
-    tests: ['test/runtime/auth-*.test.ts', 'test/runtime/body-*.test.ts', 'test/runtime/read-body*.test.ts'],
+    tests: ['test/runtime/auth-*.test.ts', 'test/runtime/body-*.test.ts', 'test/runtime/read-body*.test.ts', 'test/protocols/style-facts.test.ts'],
   },
   // The hardening issue's redaction and error boundary.
   hardening: {

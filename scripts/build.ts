@@ -1,5 +1,6 @@
 /**
- * `npm run build`: gateway.yaml + schemas/ -> generated/ (tables, validators, OpenAPI document and types).
+ * `npm run build`: gateway.yaml + schemas/ -> generated/ (tables, validators, OpenAPI document and types), and
+ * the protocol registries -> generated/protocols.ts (the `Protocol` and `Style` types).
  * Deterministic: the same inputs give byte-identical output. Exits 1 on any config problem.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -9,8 +10,11 @@ import { getBanner } from '../src/codegen/banner.ts';
 import { emitConfigModule } from '../src/codegen/emit-config.ts';
 import { emitOpenApi } from '../src/codegen/emit-openapi.ts';
 import { emitOpenApiTypes } from '../src/codegen/emit-openapi-types.ts';
+import { emitProtocolTypes } from '../src/codegen/emit-protocol-types.ts';
 import { emitValidators, type EndpointSchema } from '../src/codegen/emit-validators.ts';
 import { readSourcesHash } from '../src/config/sources-hash.ts';
+import { PROTOCOLS } from '../src/protocols/index.ts';
+import { STYLES } from '../src/protocols/styles.ts';
 
 /** Builds generated/ from a config file; returns the files written. */
 export async function build(configFile = 'gateway.yaml', outDir = 'generated'): Promise<string[]> {
@@ -31,6 +35,7 @@ export async function build(configFile = 'gateway.yaml', outDir = 'generated'): 
     'validators.d.mts': validators.types,
     'openapi.json': openapi,
     'openapi.d.ts': getBanner(configFile) + (await emitOpenApiTypes(openapi)),
+    'protocols.ts': emitProtocolTypes(Object.keys(PROTOCOLS), Object.keys(STYLES)),
   };
   await mkdir(outDir, { recursive: true });
   for (const [name, text] of Object.entries(files)) await writeFile(join(outDir, name), text);

@@ -1,6 +1,5 @@
 import type { CompiledConfig, Protocol } from './config/types.ts';
-import { startSimulators, SIMULATOR_KEYS, type SimulatorOptions } from './simulators/index.ts';
-import { BEDROCK_SIM_ACCESS_KEY_ID } from './protocols/bedrock/simulator/index.ts';
+import { startSimulators, SIMULATOR_KEY_ID, SIMULATOR_KEYS, type SimulatorOptions } from './simulators/index.ts';
 
 /** The client key accepted in simulate mode (printed at start; never valid against real vendors). */
 export const SIMULATOR_CLIENT_KEY = 'sk-gateway-simulator';
@@ -26,13 +25,6 @@ export async function simulateVendors(
   options: { running?: SimulatedSetup['sims']; simulators?: Partial<Record<Protocol, SimulatorOptions>> } = {},
 ): Promise<SimulatedSetup> {
   const sims = options.running ?? (await startSimulators({ options: options.simulators }));
-  const urls: Record<Protocol, string> = {
-    openai: sims.openai.url,
-    anthropic: sims.anthropic.url,
-    gemini: sims.gemini.url,
-    dashscope: sims.dashscope.url,
-    bedrock: sims.bedrock.url,
-  };
   const simEnv: NodeJS.ProcessEnv = { ...env, GATEWAY_SIMULATOR_KEY: SIMULATOR_CLIENT_KEY };
   const vendors = Object.fromEntries(
     Object.entries(config.vendors).map(([name, vendor]) => {
@@ -43,9 +35,9 @@ export async function simulateVendors(
       if (auth.kind === 'signed') {
         auth.idEnv = `${secretEnv}_ID`;
         delete auth.tokenEnv;
-        simEnv[auth.idEnv] = BEDROCK_SIM_ACCESS_KEY_ID;
+        simEnv[auth.idEnv] = SIMULATOR_KEY_ID;
       }
-      return [name, { ...vendor, baseUrl: urls[vendor.protocol], auth, proxy: undefined, caFile: undefined }];
+      return [name, { ...vendor, baseUrl: sims[vendor.protocol].url, auth, proxy: undefined, caFile: undefined }];
     }),
   );
   const keys = [

@@ -1,12 +1,12 @@
 import type { CompiledConfig, RouteEntry } from '../config/types.ts';
+import { getStyleFacts, STYLES } from '../protocols/styles.ts';
 import type { EndpointSchema } from './emit-validators.ts';
 import { stableJson } from './banner.ts';
 
-const SECURITY: Record<RouteEntry['style'], object[]> = {
-  openai: [{ bearer: [] }],
-  anthropic: [{ bearer: [] }, { anthropicKey: [] }],
-  gemini: [{ bearer: [] }, { googKey: [] }, { googQuery: [] }],
-};
+/** The security requirement of a route: any one of its style's key schemes. */
+function getSecurity(style: RouteEntry['style']): object[] {
+  return Object.keys(getStyleFacts(style).securitySchemes).map((name) => ({ [name]: [] }));
+}
 
 function toSchemaName(id: string): string {
   return id.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
@@ -23,7 +23,7 @@ function describeRoute(route: RouteEntry) {
   const operation: Record<string, unknown> = {
     operationId: route.native ? `native-${route.native.name}` : `${route.style}-${route.op}`,
     summary: route.native ? `${route.native.vendor} vendor-native entry ${route.native.name}` : `${route.op} (${route.style} style)`,
-    security: SECURITY[route.style],
+    security: getSecurity(route.style),
     responses: { '200': { description: 'The vendor answer, in the caller style.' }, default: { description: 'An error in the caller style.' } },
   };
   if (parameters.length) operation.parameters = parameters;
@@ -59,12 +59,7 @@ export function emitOpenApi(config: CompiledConfig, schemas: EndpointSchema[]): 
     paths,
     components: {
       schemas: components,
-      securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer' },
-        anthropicKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
-        googKey: { type: 'apiKey', in: 'header', name: 'x-goog-api-key' },
-        googQuery: { type: 'apiKey', in: 'query', name: 'key' },
-      },
+      securitySchemes: Object.assign({}, ...Object.values(STYLES).map((facts) => facts.securitySchemes)),
     },
   };
   return stableJson(document) + '\n';

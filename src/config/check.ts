@@ -94,6 +94,9 @@ function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): 
     if (vendor.request?.max_tokens_field !== undefined && vendor.protocol !== 'openai') {
       report(['vendors', name, 'request', 'max_tokens_field'], `only vendors of protocol openai choose the field (this one speaks ${vendor.protocol})`);
     }
+    if (vendor.responses?.state === 'vendor' && vendor.protocol !== 'openai') {
+      report(['vendors', name, 'responses', 'state'], `only vendors of protocol openai keep Responses state (this one speaks ${vendor.protocol}): the gateway keeps it`);
+    }
     if (vendor.auth?.sigv4 !== undefined && !signsRequests(vendor.protocol)) {
       report(['vendors', name, 'auth', 'sigv4'], `protocol ${vendor.protocol} does not sign requests: sigv4 auth is for protocols that do (bedrock)`);
     }
@@ -123,6 +126,11 @@ function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): 
     if (model.vendor !== undefined && model.targets) report(['models', id, 'targets'], 'give either vendor or targets, not both');
     (model.targets ?? []).forEach((ref: any, i: number) => checkTarget(['models', id, 'targets', i], ref));
     (model.fallback ?? []).forEach((ref: any, i: number) => checkTarget(['models', id, 'fallback', i], ref));
+    if (model.responses?.state === 'vendor') {
+      const named = [model.vendor, ...[...(model.targets ?? []), ...(model.fallback ?? [])].map((ref: any) => ref?.vendor)];
+      const other = named.find((name) => typeof name === 'string' && vendors[name] && vendors[name].protocol !== 'openai');
+      if (other) report(['models', id, 'responses', 'state'], `vendor "${other}" speaks ${vendors[other].protocol}, which keeps no Responses state: only the gateway can`);
+    }
     const transform = model.images?.transform;
     if (transform !== undefined && !(transform in transforms)) {
       report(['models', id, 'images', 'transform'], `unknown transform "${transform}"`);

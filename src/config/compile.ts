@@ -52,6 +52,7 @@ function compileVendor(name: string, raw: any): VendorEntry {
     ...(raw.ca_file ? { caFile: raw.ca_file } : {}),
     policyErrorCodes: [...(raw.policy_error_codes ?? [])].sort(),
     ...(raw.request ? { request: compileRequestFacts(raw.request) } : {}),
+    ...(raw.responses?.state ? { responses: { state: raw.responses.state } } : {}),
   };
 }
 
@@ -115,13 +116,13 @@ function compileModel(id: string, raw: any, models: Record<string, any>): ModelE
       cooldownAfter: routing.cooldown_after ?? 3,
       cooldownMs: parseDuration(routing.cooldown ?? '30s'),
     },
-    chat: { defaultMaxTokens: raw.chat?.default_max_tokens ?? 4096, strict: raw.chat?.strict ?? false, ...(raw.chat?.cache === 'auto' ? { cache: 'auto' } : {}) },
+    chat: { defaultMaxTokens: raw.chat?.default_max_tokens ?? 4096, strict: raw.chat?.strict ?? false, ...(raw.chat?.cache === 'auto' ? { cache: 'auto' } : {}), ...compileReasoning(raw.chat?.reasoning) },
     ownedBy: raw.owned_by ?? targets[0].vendor ?? 'gateway',
     ...(raw.request ? { request: compileRequestFacts(raw.request) } : {}),
   };
   if (raw.price) entry.price = compilePrice(raw.price);
   if (raw.images) entry.images = compileImages(raw.images);
-  if (raw.responses) entry.responses = { store: raw.responses.store ?? true };
+  if (raw.responses) entry.responses = { store: raw.responses.store ?? true, ...(raw.responses.state ? { state: raw.responses.state } : {}) };
   return entry;
 }
 
@@ -232,4 +233,10 @@ export function compileConfig(value: unknown): CompiledConfig {
       Object.entries<any>(raw.transforms ?? {}).map(([name, ops]) => [name, readTransformOps(ops)]),
     ),
   };
+}
+
+/** `chat.reasoning` with the default budget of each level it leaves out (absent: nothing, the default applies). */
+function compileReasoning(raw: any): { reasoning?: { low: number; medium: number; high: number } } {
+  if (!raw) return {};
+  return { reasoning: { low: raw.low ?? 1024, medium: raw.medium ?? 4096, high: raw.high ?? 16384 } };
 }

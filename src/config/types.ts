@@ -4,11 +4,10 @@
  * and resolved when the gateway starts.
  */
 
-/** A caller's protocol style: the error shape, auth headers and SSE framing the client expects. */
-export type Style = 'openai' | 'anthropic' | 'gemini';
+import type { Protocol, Style } from '../../generated/protocols.ts';
 
-/** A vendor's wire protocol; the adapter in `src/protocols/<name>.ts` speaks it. */
-export type Protocol = 'openai' | 'anthropic' | 'gemini' | 'dashscope' | 'bedrock';
+/** `Protocol` (a vendor's wire protocol) and `Style` (a caller's protocol style), generated from the registries in src/protocols/. */
+export type { Protocol, Style };
 
 /** Every operation a route can name. Each protocol adapter declares which of them it serves. */
 export const OPERATIONS = [
@@ -155,6 +154,18 @@ export interface ResponsesPolicy {
   store: boolean;
 }
 
+/**
+ * Who keeps the Responses state of an OpenAI-protocol vendor's responses: `vendor` (the default: requests
+ * pass through) or `gateway` (a compatible vendor that keeps none or has no Responses API: the gateway
+ * keeps it and sends the vendor chat completions, as for Anthropic and Gemini vendors).
+ */
+export type ResponsesStateKeeper = 'gateway' | 'vendor';
+
+/** A model's Responses settings: whether responses may be kept, and who keeps them (absent: its vendor's say). */
+export interface ModelResponsesPolicy extends ResponsesPolicy {
+  state?: ResponsesStateKeeper;
+}
+
 /** A vendor: protocol, origin and how to call it. */
 export interface VendorEntry {
   name: string;
@@ -177,6 +188,8 @@ export interface VendorEntry {
   policyErrorCodes: string[];
   /** What the vendor accepts in a translated chat request, over its protocol's defaults. */
   request?: RequestFacts;
+  /** `{ state: gateway }`: the gateway keeps Responses state for this OpenAI-protocol vendor (absent: the vendor does). */
+  responses?: { state: ResponsesStateKeeper };
 }
 
 /** Inclusive bounds of a numeric request parameter. */
@@ -237,6 +250,15 @@ export interface ChatOptions {
   strict: boolean;
   /** `auto`: translated requests to a protocol with prompt-cache breakpoints get them placed (issue 14). */
   cache?: 'auto';
+  /** Reasoning budget (tokens) per effort level, when YAML sets one (default in translate/reasoning-budget.ts). */
+  reasoning?: ReasoningBudgets;
+}
+
+/** Reasoning budget in tokens per effort level (`models.<id>.chat.reasoning`). */
+export interface ReasoningBudgets {
+  low: number;
+  medium: number;
+  high: number;
 }
 
 /** Retry and fallback policy of a model (see issue 6). */
@@ -263,8 +285,8 @@ export interface ModelEntry {
   request?: RequestFacts;
   /** Display name and owner used by the model listings. */
   ownedBy: string;
-  /** `{ store: false }`: responses created through this model are never kept by the gateway. */
-  responses?: ResponsesPolicy;
+  /** `{ store: false }`: responses created through this model are never kept; `state`: who keeps them. */
+  responses?: ModelResponsesPolicy;
   /** What the model costs (absent: no price, no cost in the usage event). */
   price?: ModelPrice;
 }

@@ -1,22 +1,27 @@
 import type { Protocol } from '../config/types.ts';
-import { anthropicAdapter } from './anthropic.ts';
+import { anthropicAdapter } from './anthropic/index.ts';
+import { dashscopeAdapter } from './dashscope/index.ts';
+import { geminiAdapter } from './gemini/index.ts';
+import { openaiAdapter } from './openai/index.ts';
 import { bedrockProtocol } from './bedrock/index.ts';
-import { dashscopeAdapter } from './dashscope.ts';
-import { geminiAdapter } from './gemini.ts';
-import { openaiAdapter } from './openai.ts';
 import type { ProtocolAdapter } from './types.ts';
 
-const ADAPTERS: Partial<Record<Protocol, ProtocolAdapter>> = {
+/**
+ * The registry of vendor protocols: one adapter per folder `src/protocols/<name>/`, by protocol name. The
+ * `Protocol` type is generated from these keys (`npm run build` writes generated/protocols.ts); a protocol
+ * that is also a client style adds its style facts to `styles.ts`.
+ */
+export const PROTOCOLS = {
   openai: openaiAdapter,
   anthropic: anthropicAdapter,
   gemini: geminiAdapter,
   dashscope: dashscopeAdapter,
   bedrock: bedrockProtocol,
-};
+} satisfies Record<Protocol, ProtocolAdapter>;
 
-/** The adapter of a vendor protocol. Adding a protocol = one file in src/protocols/ plus one line here. */
+/** The adapter of a vendor protocol. */
 export function getProtocolAdapter(protocol: Protocol): ProtocolAdapter {
-  const adapter = ADAPTERS[protocol];
+  const adapter: ProtocolAdapter | undefined = PROTOCOLS[protocol];
   if (!adapter) throw new Error(`no adapter for protocol ${protocol}`);
   return adapter;
 }

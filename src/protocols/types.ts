@@ -1,6 +1,61 @@
+import type { Readable } from 'node:stream';
 import type { Operation, Protocol, Style, VendorEntry } from '../config/types.ts';
-import type { Usage } from '../runtime/types.ts';
 import type { VendorError } from '../translate/canonical.ts';
+import type { JsonObject } from '../transforms/path.ts';
+
+/**
+ * Token counts a vendor reported (absent fields: not reported), in one meaning whatever the protocol:
+ * `inputTokens` includes the cached and cache-write tokens, `outputTokens` the reasoning tokens (so
+ * pricing takes cached and cache-write tokens out of the input before pricing them apart).
+ */
+export interface Usage {
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+  /** Input tokens read from the vendor's prompt cache (part of `inputTokens`). */
+  cachedInputTokens?: number;
+  /** Input tokens written to the vendor's prompt cache (part of `inputTokens`). */
+  cacheCreationInputTokens?: number;
+  /** Output tokens spent on reasoning (part of `outputTokens`). */
+  reasoningTokens?: number;
+}
+
+/** One HTTP request to a vendor. */
+export interface VendorRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path (and query) relative to the vendor's base URL, e.g. `/chat/completions`. */
+  path: string;
+  /** Request headers; the call adds the vendor's auth to this object (pass a fresh one). */
+  headers?: Record<string, string>;
+  body?: string | Buffer | Readable;
+}
+
+/** One generated image as the spec answers it (`url` or `b64_json`, optional `revised_prompt`). */
+export interface ImageDatum {
+  url?: string;
+  b64_json?: string;
+  revised_prompt?: string;
+}
+
+/** Where an asynchronous image task stands after one lookup. */
+export type ImageTaskState = { done: false } | { done: true; data: ImageDatum[] };
+
+/**
+ * The wire knowledge of a vendor whose images come from asynchronous tasks (create, then poll). It lives
+ * in the protocol's folder; the create/poll loop is written once in `images/task-backend.ts`.
+ */
+export interface ImageTaskProtocol {
+  /** Backoff between lookups (the vendor's query limits decide it). */
+  poll: { firstDelayMs: number; factor: number; maxDelayMs: number };
+  /** The request creating a task for a vendor body in the model's shape. */
+  createRequest(body: JsonObject): VendorRequest;
+  /** The task id of a create answer, or undefined when there is none. */
+  readTaskId(json: unknown): string | undefined;
+  /** The request looking a task up. */
+  lookupRequest(taskId: string): VendorRequest;
+  /** Reads a lookup answer: still running, or ended with images; throws the GatewayError of a failed task. */
+  readTask(json: unknown, vendor: VendorEntry, taskId: string): ImageTaskState;
+}
 
 /** A vendor endpoint an operation is forwarded to unchanged (apart from the model name). */
 export interface PassthroughEndpoint {
@@ -14,10 +69,10 @@ export interface PassthroughEndpoint {
   free?: true;
 }
 
-
 /**
- * What the gateway knows about one wire protocol. One file per protocol in `src/protocols/`;
- * this is the only place (with gateway.yaml) that holds vendor knowledge.
+ * What the gateway knows about one wire protocol: its wire facts. One folder per protocol in
+ * `src/protocols/<name>/`, listed in `src/protocols/index.ts`; with `src/translate/` (not yet moved into
+ * the folders) this is the only code that holds vendor knowledge.
  */
 export interface ProtocolAdapter {
   protocol: Protocol;
@@ -46,6 +101,8 @@ export interface ProtocolAdapter {
   askForStreamUsage?(op: Operation, body: any, raw: Buffer): Buffer | string | undefined;
   /** True for a stream event that only carries the usage the gateway asked for. */
   isUsageOnlyEvent?(json: any): boolean;
+  /** Images generated through asynchronous tasks (vendors without a synchronous images endpoint). */
+  imageTasks?: ImageTaskProtocol;
 }
 
 /** A vendor request about to be sent, as a signer sees it. */

@@ -29,10 +29,17 @@ export interface ResponseStore {
   getItem(key: string, id: string): Promise<ResponseItem | undefined>;
   /** Deletes a response of this key and the items it introduced; false when there was none. */
   delete(key: string, id: string): Promise<boolean>;
+  /** Notes, for `ttlMs`, that `vendor` keeps response `id`, created through it by this key (never its body). */
+  saveVendorHeld(key: string, id: string, vendor: string, ttlMs: number): Promise<void>;
+  /** The vendor keeping a response this key created, or undefined (unknown, expired, another key's). */
+  getVendorHeld(key: string, id: string): Promise<string | undefined>;
+  /** Forgets that a vendor keeps a response of this key (the vendor deleted it). */
+  deleteVendorHeld(key: string, id: string): Promise<void>;
 }
 
 const responseKey = (key: string, id: string): string => `resp:${key}:${id}`;
 const itemKey = (key: string, id: string): string => `item:${key}:${id}`;
+const heldKey = (key: string, id: string): string => `vresp:${key}:${id}`;
 
 /** The value stored under a response: the record and the ids of the items it owns. */
 interface Envelope {
@@ -64,6 +71,15 @@ export function createResponseStore(values: ValueStore): ResponseStore {
       if (!envelope) return false;
       await values.delete([responseKey(key, id), ...envelope.items.map((item) => itemKey(key, item))]);
       return true;
+    },
+    async saveVendorHeld(key, id, vendor, ttlMs) {
+      await values.set([[heldKey(key, id), vendor]], ttlMs);
+    },
+    async getVendorHeld(key, id) {
+      return values.get(heldKey(key, id));
+    },
+    async deleteVendorHeld(key, id) {
+      await values.delete([heldKey(key, id)]);
     },
   };
 }

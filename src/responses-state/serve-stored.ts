@@ -2,28 +2,28 @@ import { GatewayError } from '../errors.ts';
 import { defineModellessHandler } from '../runtime/plan.ts';
 import { sendJson } from '../runtime/respond.ts';
 import type { OpCall, RequestContext } from '../runtime/types.ts';
-import { getResponseNotFound, getStoreScope, readStore } from './read-store.ts';
+import { getStoreScope, readStore } from './read-store.ts';
+import { serveVendorHeld } from './serve-vendor-held.ts';
 import type { ResponseItem, StoredResponse } from './response-store.ts';
 
-/** The stored response the path names, of the caller's key; 404 when there is none. */
-async function readStored(ctx: RequestContext): Promise<StoredResponse> {
+/** The response the path names kept by the gateway for the caller's key, or undefined. */
+async function readStored(ctx: RequestContext): Promise<StoredResponse | undefined> {
   const { store, key } = getStoreScope(ctx);
-  const id = ctx.params.response_id ?? '';
-  const record = await readStore(() => store.get(key, id));
-  if (!record) throw getResponseNotFound(id);
-  return record;
+  return readStore(() => store.get(key, ctx.params.response_id ?? ''));
 }
 
-/** `GET /v1/responses/{id}`: the response as it was answered. */
+/** `GET /v1/responses/{id}`: the response as it was answered (from the vendor that keeps it, if one does). */
 async function getResponse({ ctx }: OpCall): Promise<void> {
-  sendJson(ctx, 200, (await readStored(ctx)).response);
+  const record = await readStored(ctx);
+  if (!record) return serveVendorHeld(ctx, 'responses-get');
+  sendJson(ctx, 200, record.response);
 }
 
-/** `DELETE /v1/responses/{id}`: forgets the response and the items it introduced. */
+/** `DELETE /v1/responses/{id}`: forgets the response and the items it introduced (or asks its vendor to). */
 async function deleteResponse({ ctx }: OpCall): Promise<void> {
   const { store, key } = getStoreScope(ctx);
   const id = ctx.params.response_id ?? '';
-  if (!(await readStore(() => store.delete(key, id)))) throw getResponseNotFound(id);
+  if (!(await readStore(() => store.delete(key, id)))) return serveVendorHeld(ctx, 'responses-delete');
   sendJson(ctx, 200, { id, object: 'response', deleted: true });
 }
 
@@ -41,10 +41,14 @@ function readPage(query: URLSearchParams): { limit: number; order: 'asc' | 'desc
   return { limit, order, after: query.get('after') ?? undefined };
 }
 
-/** `GET /v1/responses/{id}/input_items`: the items the response was made from (its context and input), paged. */
+/**
+ * `GET /v1/responses/{id}/input_items`: the items the response was made from (its context and input),
+ * paged; the query of a response a vendor keeps goes to that vendor as it is.
+ */
 async function listInputItems({ ctx }: OpCall): Promise<void> {
-  const page = readPage(ctx.query);
   const record = await readStored(ctx);
+  if (!record) return serveVendorHeld(ctx, 'responses-input-items');
+  const page = readPage(ctx.query);
   let items: ResponseItem[] = [...record.context, ...record.input];
   if (page.order === 'desc') items.reverse();
   if (page.after !== undefined) {

@@ -1,5 +1,7 @@
 import { definePassthroughWrapper } from '../runtime/plan.ts';
-import type { OpCall } from '../runtime/types.ts';
+import type { OpCall, OpHandler } from '../runtime/types.ts';
+import { chooseStateKeeper, refuseCompactWithGatewayState } from './choose-state-keeper.ts';
+import { recordVendorHeld } from './record-vendor-held.ts';
 
 /** Whether YAML forbids keeping responses of this call's model or key (`responses: { store: false }`). */
 function isStoreForbidden(call: OpCall): boolean {
@@ -11,8 +13,17 @@ function isStoreForbidden(call: OpCall): boolean {
  * too: their passed-through request is sent with `store: false` (the client's other bytes unchanged in
  * meaning), so the vendor keeps nothing either.
  */
-definePassthroughWrapper('responses', (passthrough) => (call) => {
-  if (!isStoreForbidden(call) || call.body?.store === false) return passthrough(call);
-  const body = { ...call.body, store: false };
-  return passthrough({ ...call, body, raw: Buffer.from(JSON.stringify(body)) });
-});
+function applyStorePolicy(passthrough: OpHandler): OpHandler {
+  return (call) => {
+    if (!isStoreForbidden(call) || call.body?.store === false) return passthrough(call);
+    const body = { ...call.body, store: false };
+    return passthrough({ ...call, body, raw: Buffer.from(JSON.stringify(body)) });
+  };
+}
+
+/**
+ * The `POST /v1/responses` passthrough of OpenAI-protocol vendors: served with the gateway's state when YAML
+ * says so, else under the store policy, noting which vendor keeps each response.
+ */
+definePassthroughWrapper('responses', (passthrough) => chooseStateKeeper(applyStorePolicy(recordVendorHeld(passthrough))));
+definePassthroughWrapper('responses-compact', refuseCompactWithGatewayState);

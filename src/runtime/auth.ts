@@ -1,13 +1,18 @@
 import { timingSafeEqual } from 'node:crypto';
 import { GatewayError } from '../errors.ts';
-import { getMissingKeyMessage } from '../key-hints.ts';
+import { getStyleFacts, STYLES } from '../protocols/styles.ts';
+import type { StyleFacts } from '../protocols/style-types.ts';
 import { digestKey } from './snapshot.ts';
 import type { RequestContext, RuntimeKey } from './types.ts';
 
+/** The styles whose SDK is recognised by a header of its own (their keys are read on any route). */
+const SDK_HEADER_STYLES = Object.values(STYLES).filter((facts: StyleFacts) => facts.sdkHeader !== undefined);
+
 /**
  * The key a client presented, from the header its official SDK sends: `Authorization: Bearer` in every
- * style, `x-api-key` in the messages style (or with `anthropic-version`), `x-goog-api-key` or `?key=`
- * in the generate-content style.
+ * style, else where the route's style reads it (`src/protocols/<style>/style.ts`: `x-api-key`,
+ * `x-goog-api-key` or `?key=`), or the style whose SDK header the request carries (an Anthropic SDK's
+ * `anthropic-version` on a shared route).
  */
 export function readPresentedKey(ctx: RequestContext): string | undefined {
   const { headers } = ctx.req;
@@ -15,16 +20,13 @@ export function readPresentedKey(ctx: RequestContext): string | undefined {
   if (authorization && authorization.length > 7 && authorization.slice(0, 7).toLowerCase() === 'bearer ') {
     return authorization.slice(7).trim();
   }
-  if (ctx.style === 'anthropic' || headers['anthropic-version'] !== undefined) {
-    const key = headers['x-api-key'];
-    if (typeof key === 'string' && key) return key;
+  const readQuery = () => ctx.query;
+  for (const facts of SDK_HEADER_STYLES) {
+    if (headers[facts.sdkHeader!] === undefined) continue;
+    const key = facts.readKey?.(headers, readQuery);
+    if (key) return key;
   }
-  if (ctx.style === 'gemini') {
-    const key = headers['x-goog-api-key'];
-    if (typeof key === 'string' && key) return key;
-    return ctx.query.get('key') ?? undefined;
-  }
-  return undefined;
+  return getStyleFacts(ctx.style).readKey?.(headers, readQuery);
 }
 
 /** The key a connection last authenticated with, so keep-alive requests skip the digest. */
@@ -51,7 +53,7 @@ function refuseAdminKey(key: RuntimeKey): RuntimeKey {
 export function authenticate(ctx: RequestContext, fallbackKey?: string): RuntimeKey {
   const presented = readPresentedKey(ctx) ?? fallbackKey;
   if (!presented) {
-    throw new GatewayError(401, 'missing_api_key', getMissingKeyMessage(ctx.style));
+    throw new GatewayError(401, 'missing_api_key', `No API key provided. Send it as ${getStyleFacts(ctx.style).keyHint}.`);
   }
   const socket = ctx.req.socket;
   const cached = connectionAuth.get(socket);

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { GatewayError, renderError, toGatewayError, UNROUTED_STYLE } from '../errors.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
+import { getStyleFacts } from '../protocols/styles.ts';
 import { GatewayContext } from './gateway-context.ts';
 import { authenticate } from './auth.ts';
 import type { UsageSink } from './handle-request.ts';
@@ -12,13 +13,13 @@ import { createUsageEvent } from './usage-event.ts';
 import type { RequestContext, Snapshot } from './types.ts';
 
 const contexts = new WeakMap<IncomingMessage, RequestContext>();
-const KEY_PROTOCOL = 'openai-insecure-api-key.';
-
-/** Browser clients cannot set headers on a WebSocket: the OpenAI SDK sends the key as a subprotocol. */
-function readSubprotocolKey(req: IncomingMessage): string | undefined {
-  const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',');
-  const entry = offered.map((p) => p.trim()).find((p) => p.startsWith(KEY_PROTOCOL));
-  return entry?.slice(KEY_PROTOCOL.length) || undefined;
+/** Browser clients cannot set headers on a WebSocket: a style's SDK may send the key as a subprotocol. */
+function readSubprotocolKey(ctx: RequestContext): string | undefined {
+  const prefix = getStyleFacts(ctx.style).subprotocolKeyPrefix;
+  if (prefix === undefined) return undefined;
+  const offered = String(ctx.req.headers['sec-websocket-protocol'] ?? '').split(',');
+  const entry = offered.map((p) => p.trim()).find((p) => p.startsWith(prefix));
+  return entry?.slice(prefix.length) || undefined;
 }
 
 function createUpgradeContext(req: IncomingMessage, snapshot: Snapshot): RequestContext {
@@ -34,7 +35,7 @@ function createUpgradeContext(req: IncomingMessage, snapshot: Snapshot): Request
 function authorizeRealtime(req: IncomingMessage, snapshot: Snapshot): RealtimeTarget {
   const ctx = createUpgradeContext(req, snapshot);
   contexts.set(req, ctx);
-  ctx.key = authenticate(ctx, readSubprotocolKey(req));
+  ctx.key = authenticate(ctx, readSubprotocolKey(ctx));
   ctx.modelId = readModelId(ctx, undefined);
   ctx.model = resolveModel(ctx, ctx.modelId);
   ctx.target = ctx.model.targets[0];

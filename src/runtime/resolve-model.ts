@@ -1,5 +1,6 @@
 import { GatewayError } from '../errors.ts';
 import { clipClientText } from '../lib/clip-text.ts';
+import { getStyleFacts } from '../protocols/styles.ts';
 import { decodeTaskId } from './task-id.ts';
 import type { RequestContext } from './types.ts';
 
@@ -19,7 +20,8 @@ export function readModelId(ctx: RequestContext, body: any, multipartModel?: str
   if (typeof value !== 'string' || value === '') {
     throw new GatewayError(400, 'missing_model', `The request names no model (expected in ${from} "${name}").`, { param: name });
   }
-  return ctx.style === 'gemini' && value.startsWith('models/') ? value.slice('models/'.length) : value;
+  const { readModelName } = getStyleFacts(ctx.style);
+  return readModelName ? readModelName(value) : value;
 }
 
 /** Looks the model up and checks the key may use it: 404 unknown, 403 not allowed (the id quoted clipped). */

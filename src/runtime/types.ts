@@ -13,26 +13,11 @@ import type {
 } from '../config/types.ts';
 import type { Dispatcher } from 'undici';
 import type { AbortSource } from './abort-source.ts';
-import type { ProtocolAdapter, VendorSigner } from '../protocols/types.ts';
+import type { ProtocolAdapter, Usage, VendorRequest, VendorSigner } from '../protocols/types.ts';
 import type { Redactor } from './redact.ts';
 import type { ResponseStore } from '../responses-state/response-store.ts';
 
-/**
- * Token counts a vendor reported (absent fields: not reported), in one meaning whatever the protocol:
- * `inputTokens` includes the cached and cache-write tokens, `outputTokens` the reasoning tokens (so
- * pricing takes cached and cache-write tokens out of the input before pricing them apart).
- */
-export interface Usage {
-  inputTokens?: number;
-  outputTokens?: number;
-  totalTokens?: number;
-  /** Input tokens read from the vendor's prompt cache (part of `inputTokens`). */
-  cachedInputTokens?: number;
-  /** Input tokens written to the vendor's prompt cache (part of `inputTokens`). */
-  cacheCreationInputTokens?: number;
-  /** Output tokens spent on reasoning (part of `outputTokens`). */
-  reasoningTokens?: number;
-}
+export type { Usage, VendorRequest } from '../protocols/types.ts';
 
 /** The usage a request is charged: the vendor's counts, or the gateway's estimate (`estimate-usage.ts`). */
 export interface ChargedUsage extends Usage {
@@ -141,15 +126,6 @@ export interface RouteMatch {
 }
 
 /** A request to a vendor, relative to its base URL. Auth and configured headers are added for you. */
-export interface VendorRequest {
-  method: 'GET' | 'POST' | 'DELETE';
-  /** Path (and query) relative to the vendor's base URL, e.g. `/chat/completions`. */
-  path: string;
-  /** Request headers; the call adds the vendor's auth to this object (pass a fresh one). */
-  headers?: Record<string, string>;
-  body?: string | Buffer | Readable;
-}
-
 /** A vendor's answer; `body` must be consumed or destroyed. */
 export interface VendorResponse {
   status: number;

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { formatSse, SSE_HEADERS, writeStream } from './sim-stream.ts';
+import { planClaudeThinking, type ClaudeThinking } from './anthropic-thinking.ts';
 import { countTokens, createEcho, createToolArgs, isObject, readText, splitFragments, splitPieces, truncateWords } from './text.ts';
 
 /** A reply of the simulated Claude: optional text, then tool_use blocks. */
@@ -13,6 +14,8 @@ export interface ClaudeReply {
   /** Input tokens read from / written to the prompt cache (0 without `cache_control`). */
   cacheRead: number;
   cacheWrite: number;
+  /** The thinking block that starts the reply (thinking on); its tokens are part of `outputTokens`. */
+  thinking?: ClaudeThinking;
 }
 
 /** Words in `system` and every text / tool_result block of the messages (the simulated input_tokens). */
@@ -37,6 +40,12 @@ function readLastText(content: unknown): string {
  * (the named one for tool_choice tool, the first only with disable_parallel_tool_use, none for "none").
  */
 export function planClaudeReply(body: Record<string, any>, nextId: () => string): ClaudeReply {
+  const reply = planPlainReply(body, nextId);
+  const thinking = planClaudeThinking(body, readLastText(body.messages[body.messages.length - 1]?.content));
+  return thinking ? { ...reply, thinking, outputTokens: reply.outputTokens + thinking.tokens } : reply;
+}
+
+function planPlainReply(body: Record<string, any>, nextId: () => string): ClaudeReply {
   const last = body.messages[body.messages.length - 1];
   const lastText = readLastText(last?.content);
   const inputTokens = countClaudeInput(body);
@@ -61,6 +70,7 @@ export function planClaudeReply(body: Record<string, any>, nextId: () => string)
 /** The non-stream `message` object (fixtures/anthropic/messages-response.json). */
 export function createClaudeMessage(id: string, model: string, reply: ClaudeReply): unknown {
   const content: unknown[] = [];
+  if (reply.thinking) content.push({ type: 'thinking', thinking: reply.thinking.text, signature: reply.thinking.signature });
   if (reply.text !== undefined) content.push({ type: 'text', text: reply.text });
   for (const t of reply.tools) content.push({ type: 'tool_use', id: t.id, name: t.name, input: t.input });
   return {
@@ -102,8 +112,15 @@ export function streamClaudeMessage(
   const paced: string[] = [];
   let index = 0;
   let textStop: string | undefined;
+  if (reply.thinking) {
+    head.push(ev('content_block_start', { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
+    paced.push(ev('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: reply.thinking.text } }));
+    paced.push(ev('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: reply.thinking.signature } }));
+    paced.push(ev('content_block_stop', { type: 'content_block_stop', index }));
+    index++;
+  }
   if (reply.text !== undefined) {
-    head.push(ev('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
+    (reply.thinking ? paced : head).push(ev('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
     head.push('event: ping\ndata: {"type": "ping"}\n\n');
     for (const text of splitPieces(reply.text, pacing.streamEvents)) {
       paced.push(ev('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text } }));

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { createClaudeCache } from './anthropic-cache.ts';
+import { findThinkingProblem } from './anthropic-thinking.ts';
 import { countClaudeInput, createClaudeMessage, planClaudeReply, streamClaudeMessage } from './anthropic-messages.ts';
 import { SIMULATOR_KEYS } from './keys.ts';
 import { readJson, sendJson, startSimServer, type SimRequest } from './sim-server.ts';
@@ -63,7 +64,7 @@ export async function startAnthropicSimulator(options: SimulatorOptions = {}): P
     if (route !== 'POST /v1/messages' && route !== 'POST /v1/messages/count_tokens') return fail(404, 'Not Found');
     const body = readJson(req.body);
     if (!isObject(body)) return fail(400, 'There was an issue with your request. Please check your JSON and try again.');
-    const problem = findProblem(body, route === 'POST /v1/messages');
+    const problem = findProblem(body, route === 'POST /v1/messages') ?? (route === 'POST /v1/messages' ? findThinkingProblem(body) : undefined);
     if (problem) return fail(400, problem);
     if (route === 'POST /v1/messages/count_tokens') return sendJson(res, 200, { input_tokens: countClaudeInput(body) }, headers);
     const reply = planClaudeReply(body, nextId);

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { sendJson } from './sim-server.ts';
 import { formatSse, SSE_HEADERS, writeStream } from './sim-stream.ts';
 import { countTokens, createEcho, createToolArgs, isObject, readText, splitPieces, truncateWords } from './text.ts';
+import { planGeminiThought, readGeminiThinking, signGeminiCall } from './gemini-thinking.ts';
 
 /** Top-level fields a GenerateContentRequest may have (proto JSON accepts lowerCamel and snake_case). */
 const KNOWN_FIELDS = new Set([
@@ -85,7 +86,10 @@ export function answerGenerate(
 ): void | Promise<void> {
   const last = body.contents[body.contents.length - 1];
   const hasResponse = Array.isArray(last?.parts) && last.parts.some((p: any) => isObject(p?.functionResponse));
-  const calls = hasResponse ? [] : planCalls(body, readText(last?.parts));
+  const thinking = readGeminiThinking(body);
+  const calls = (hasResponse ? [] : planCalls(body, readText(last?.parts))).map((call) => (thinking ? { ...call, thoughtSignature: signGeminiCall(call.functionCall.name) } : call));
+  const thought = thinking ? planGeminiThought(thinking, readParts(last?.parts)) : { tokens: 0 };
+  const lead = thought.part ? [thought.part] : [];
   const full = createEcho(readParts(last?.parts));
   const cut = truncateWords(full, (body.generationConfig ?? body.generation_config)?.maxOutputTokens);
   const text = cut ?? full;
@@ -97,7 +101,8 @@ export function answerGenerate(
   const fullUsage = {
     promptTokenCount: prompt,
     candidatesTokenCount: output,
-    totalTokenCount: prompt + output,
+    totalTokenCount: prompt + output + thought.tokens,
+    ...(thought.tokens > 0 ? { thoughtsTokenCount: thought.tokens } : {}),
     ...(cached > 0 ? { cachedContentTokenCount: cached } : {}),
     promptTokensDetails: promptDetails,
     ...(cached > 0 ? { cacheTokensDetails: [{ modality: 'TEXT', tokenCount: cached }] } : {}),
@@ -105,7 +110,7 @@ export function answerGenerate(
   };
   const headers = { 'content-type': 'application/json; charset=UTF-8' };
   if (!stream) {
-    const parts = calls.length > 0 ? calls : [{ text }];
+    const parts = [...lead, ...(calls.length > 0 ? calls : [{ text }])];
     const candidate = { content: { parts, role: 'model' }, finishReason, avgLogprobs: -0.1 };
     return sendJson(res, 200, { candidates: [candidate], usageMetadata: fullUsage, modelVersion: model, responseId }, headers);
   }
@@ -115,9 +120,10 @@ export function answerGenerate(
     return { candidates: [candidate], usageMetadata, modelVersion: model, responseId };
   };
   const pieces = splitPieces(text, pacing.streamEvents);
-  const chunks = calls.length > 0
-    ? [chunk(calls, finishReason)]
-    : pieces.map((piece, i) => chunk([{ text: piece }], i === pieces.length - 1 ? finishReason : undefined));
+  const chunks = [
+    ...(lead.length > 0 ? [chunk(lead)] : []),
+    ...(calls.length > 0 ? [chunk(calls, finishReason)] : pieces.map((piece, i) => chunk([{ text: piece }], i === pieces.length - 1 ? finishReason : undefined))),
+  ];
   if (!sse) return sendJson(res, 200, chunks, headers);
   const paced = chunks.map((c) => formatSse(JSON.stringify(c), undefined, '\r\n'));
   return writeStream(res, SSE_HEADERS, { head: [], paced, tail: [] }, pacing.streamIntervalMs);

@@ -1,3 +1,4 @@
+import { findSignatureProblem } from './gemini-thinking.ts';
 import type { ServerResponse } from 'node:http';
 import { answerGenerate, countGeminiPrompt, createGoogleError, findGenerateProblem } from './gemini-generate.ts';
 import { SIMULATOR_KEYS } from './keys.ts';
@@ -95,7 +96,7 @@ export async function startGeminiSimulator(options: SimulatorOptions = {}): Prom
     switch (method) {
       case 'generateContent':
       case 'streamGenerateContent': {
-        const problem = findGenerateProblem(body);
+        const problem = findGenerateProblem(body) ?? findSignatureProblem(body);
         if (problem) return sendJson(res, 400, problem);
         return answerGenerate(res, body, model, nextId(), method === 'streamGenerateContent', query.get('alt') === 'sse', pacing);
       }

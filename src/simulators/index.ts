@@ -6,14 +6,14 @@ import { startAnthropicSimulator } from './anthropic.ts';
 import { startBedrockSimulator, type BedrockSimulator } from '../protocols/bedrock/simulator/index.ts';
 import { startDashScopeSimulator } from './dashscope.ts';
 import { startGeminiSimulator } from './gemini.ts';
-import { SIMULATOR_KEYS } from './keys.ts';
+import { SIMULATOR_KEY_ID, SIMULATOR_KEYS } from './keys.ts';
 import { startOpenAISimulator, type OpenAISimulator } from './openai.ts';
 import type { SimulatedVendor, Simulator, SimulatorOptions } from './types.ts';
 
 export type { Fault, RecordedRequest, SimulatedVendor, Simulator, SimulatorOptions } from './types.ts';
 export type { OpenAISimulator } from './openai.ts';
 export type { MultipartRecord } from './openai-state.ts';
-export { SIMULATOR_KEYS, startAnthropicSimulator, startDashScopeSimulator, startGeminiSimulator, startOpenAISimulator };
+export { SIMULATOR_KEY_ID, SIMULATOR_KEYS, startAnthropicSimulator, startDashScopeSimulator, startGeminiSimulator, startOpenAISimulator };
 
 
 /**

@@ -8,3 +8,6 @@ export const SIMULATOR_KEYS: Record<SimulatedVendor, string> = {
   dashscope: 'sk-sim-dashscope',
   bedrock: 'sim-bedrock-secret-access-key',
 };
+
+/** The key id a signed vendor's simulator accepts beside its key (the secret) unless started with another. */
+export const SIMULATOR_KEY_ID = 'AKIAGATEWAYSIMULATOR';

@@ -45,9 +45,12 @@ export function handleChat(state: OpenAIState, req: SimRequest, res: ServerRespo
   const cut = truncateWords(full, body.max_completion_tokens ?? body.max_tokens);
   const text = cut ?? full;
   const stop = cut === undefined ? 'stop' : 'length';
+  // With `reasoning_effort`, thinking comes back as `reasoning_content` (as OpenAI-compatible reasoning vendors send it).
+  const reasoning = typeof body.reasoning_effort === 'string' && body.reasoning_effort !== 'none' ? `Thinking about: ${lastText}`.trim() : undefined;
+  const reasoningTokens = reasoning ? countTokens(reasoning) : 0;
   if (body.stream === true) {
     const includeUsage = body.stream_options?.include_usage === true;
-    return streamChat(state, res, { id, created, model, includeUsage, promptTokens, cachedInputTokens }, calls, text, stop);
+    return streamChat(state, res, { id, created, model, includeUsage, promptTokens, cachedInputTokens, reasoning }, calls, text, stop);
   }
   let message: string;
   let finish: string;
@@ -61,14 +64,16 @@ export function handleChat(state: OpenAIState, req: SimRequest, res: ServerRespo
     finish = stop;
     completionTokens = countTokens(text);
   }
+  if (reasoning) message = message.replace('{"role":"assistant",', `{"role":"assistant","reasoning_content":${JSON.stringify(reasoning)},`);
   const json =
     `{"id":"${id}","object":"chat.completion","created":${created},"model":${model},"choices":[{"index":0,"message":${message},` +
-    `"logprobs":null,"finish_reason":"${finish}"}],"usage":${usageJson(promptTokens, completionTokens, cachedInputTokens)},"service_tier":"default","system_fingerprint":"fp_sim"}`;
+    `"logprobs":null,"finish_reason":"${finish}"}],"usage":${usageJson(promptTokens, completionTokens + reasoningTokens, cachedInputTokens, reasoningTokens)},"service_tier":"default","system_fingerprint":"fp_sim"}`;
   sendJson(res, 200, json);
 }
 
-function usageJson(prompt: number, completion: number, cached: number): string {
-  return `{"prompt_tokens":${prompt},"completion_tokens":${completion},"total_tokens":${prompt + completion},"prompt_tokens_details":{"cached_tokens":${cached},${DETAILS}`;
+function usageJson(prompt: number, completion: number, cached: number, reasoning = 0): string {
+  const details = reasoning > 0 ? DETAILS.replace('"reasoning_tokens":0', `"reasoning_tokens":${reasoning}`) : DETAILS;
+  return `{"prompt_tokens":${prompt},"completion_tokens":${completion},"total_tokens":${prompt + completion},"prompt_tokens_details":{"cached_tokens":${cached},${details}`;
 }
 
 function toWireCall(call: ToolCall): unknown {
@@ -97,6 +102,8 @@ interface ChunkContext {
   includeUsage: boolean;
   cachedInputTokens: number;
   promptTokens: number;
+  /** Thinking text sent as `reasoning_content` first (the request set `reasoning_effort`). */
+  reasoning?: string;
 }
 
 function streamChat(
@@ -133,9 +140,11 @@ function streamChat(
     completionTokens = countTokens(pieces.join(''));
     finish = `"${stop}"`;
   }
+  const reasoningTokens = ctx.reasoning ? countTokens(ctx.reasoning) : 0;
+  if (ctx.reasoning) paced.unshift(chunk(`{"reasoning_content":${JSON.stringify(ctx.reasoning)}}`));
   const tail = [chunk('{}', finish)];
   if (ctx.includeUsage) {
-    tail.push(formatSse(`${prefix}],"usage":${usageJson(ctx.promptTokens, completionTokens, ctx.cachedInputTokens)}}`));
+    tail.push(formatSse(`${prefix}],"usage":${usageJson(ctx.promptTokens, completionTokens + reasoningTokens, ctx.cachedInputTokens, reasoningTokens)}}`));
   }
   tail.push('data: [DONE]\n\n');
   return writeStream(res, SSE_HEADERS, { head: [head], paced, tail }, state.streamIntervalMs);

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { createMissingParamError, createOpenAIError, INVALID_JSON_ERROR } from './openai-errors.ts';
+import { createPreviousNotFound, readInputItems } from './openai-responses-store.ts';
 import type { OpenAIState } from './openai-state.ts';
 import { readJson, sendJson, type SimRequest } from './sim-server.ts';
 import { formatSse, SSE_HEADERS, writeStream } from './sim-stream.ts';
@@ -41,12 +42,15 @@ function createResponse(id: string, body: Record<string, any>, status: string, o
 /**
  * POST /v1/responses: answers `Echo: <last input text>` as one message item, or, with function `tools`
  * (and no function_call_output last), one function_call item per tool. Streams the events of
- * fixtures/openai/responses-stream.sse with a monotonic sequence_number and no [DONE].
+ * fixtures/openai/responses-stream.sse with a monotonic sequence_number and no [DONE]. Keeps the response
+ * (unless `store: false`) for GET, DELETE and input_items; an unknown `previous_response_id` is 400.
  */
 export function handleResponses(state: OpenAIState, req: SimRequest, res: ServerResponse): void | Promise<void> {
   const body = readJson(req.body);
   if (!isObject(body)) return sendJson(res, 400, INVALID_JSON_ERROR);
   if (typeof body.model !== 'string') return sendJson(res, 400, createMissingParamError('model'));
+  const inputItems = readInputItems(state, body);
+  if (typeof inputItems === 'string') return sendJson(res, 400, createPreviousNotFound(inputItems));
   const lastText = readLastInput(body.input);
   const lastIsOutput = Array.isArray(body.input) && body.input[body.input.length - 1]?.type === 'function_call_output';
   const fns = lastIsOutput || body.tool_choice === 'none' || !Array.isArray(body.tools) ? [] : body.tools.filter((t: any) => t?.type === 'function');
@@ -57,7 +61,9 @@ export function handleResponses(state: OpenAIState, req: SimRequest, res: Server
     : [{ id: `msg_${state.nextId()}`, type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [], logprobs: [] }] }];
   const outputTokens = fns.length > 0 ? items.reduce((n, it) => n + countTokens(it.arguments) + 1, 0) : countTokens(text);
   const usage = usageOf(countInput(body), outputTokens);
-  if (body.stream !== true) return sendJson(res, 200, createResponse(id, body, 'completed', items, usage));
+  const done = createResponse(id, body, 'completed', items, usage) as Record<string, any>;
+  if (body.store !== false) state.responses.set(id, { response: done, inputItems });
+  if (body.stream !== true) return sendJson(res, 200, done);
 
   let seq = 0;
   const ev = (type: string, data: Record<string, unknown>): string => formatSse(JSON.stringify({ type, sequence_number: seq++, ...data }), type);
@@ -86,7 +92,7 @@ export function handleResponses(state: OpenAIState, req: SimRequest, res: Server
     paced.push(ev('response.function_call_arguments.done', { item_id: item.id, output_index, name: item.name, arguments: item.arguments }));
     paced.push(ev('response.output_item.done', { output_index, item }));
   });
-  tail.push(ev('response.completed', { response: createResponse(id, body, 'completed', items, usage) }));
+  tail.push(ev('response.completed', { response: done }));
   return writeStream(res, SSE_HEADERS, { head, paced, tail }, state.streamIntervalMs);
 }
 

@@ -1,3 +1,4 @@
+import type { SimStoredResponse } from './openai-responses-store.ts';
 import { createIdMaker } from './text.ts';
 
 /** One multipart request the OpenAI simulator parsed (images/edits, audio transcriptions/translations). */
@@ -31,6 +32,8 @@ export interface OpenAIState {
   files: Set<string>;
   videos: Map<string, SimVideo>;
   multipart: MultipartRecord[];
+  /** Responses kept by id (POST /v1/responses without `store: false`). */
+  responses: Map<string, SimStoredResponse>;
 }
 
 /** Creates the state of a fresh OpenAI simulator. */
@@ -45,5 +48,6 @@ export function createOpenAIState(key: string, streamEvents: number | undefined,
     files: new Set(),
     videos: new Map(),
     multipart: [],
+    responses: new Map(),
   };
 }

@@ -6,6 +6,7 @@ import { createInvalidKeyError, createOpenAIError, createOpenAIStatusError, MISS
 import { handleImageEdits, handleImageGenerations } from './openai-images.ts';
 import { createRealtime } from './openai-realtime.ts';
 import { handleCompact, handleResponses } from './openai-responses.ts';
+import { handleDeleteResponse, handleGetResponse, handleListInputItems } from './openai-responses-store.ts';
 import { handleEmbeddings, handleModerations, handleRerank } from './openai-retrieval.ts';
 import { createOpenAIState, type MultipartRecord, type OpenAIState } from './openai-state.ts';
 import { handleCreateVideo, handleGetVideo } from './openai-video.ts';
@@ -90,6 +91,10 @@ function handleOpenAI(state: OpenAIState, req: SimRequest, res: ServerResponse):
   const handler = ROUTES[`${req.method} ${req.path}`];
   if (handler) return handler(state, req, res);
   if (req.method === 'GET' && req.path.startsWith('/v1/videos/')) return handleGetVideo(state, req, res);
+  if (req.path.startsWith('/v1/responses/')) {
+    if (req.method === 'GET') return (req.path.endsWith('/input_items') ? handleListInputItems : handleGetResponse)(state, req, res);
+    if (req.method === 'DELETE') return handleDeleteResponse(state, req, res);
+  }
   if (req.method === 'GET' && req.path.startsWith('/v1/models/')) {
     const id = decodeURIComponent(req.path.slice('/v1/models/'.length));
     const model = MODELS.find((m) => m.id === id);

@@ -1,3 +1,5 @@
+import type { Protocol } from '../config/types.ts';
+
 /** One request a simulator received, exactly as it arrived (raw body bytes). */
 export interface RecordedRequest {
   method: string;
@@ -67,5 +69,5 @@ export interface SimulatorOptions {
   cachedInputTokens?: number;
 }
 
-/** The vendors that have a simulator. */
-export type SimulatedVendor = 'openai' | 'anthropic' | 'gemini' | 'dashscope' | 'bedrock';
+/** The vendors that have a simulator: every protocol of the registry (src/protocols/index.ts) has one. */
+export type SimulatedVendor = Protocol;

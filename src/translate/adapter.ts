@@ -7,6 +7,7 @@
 import type { SseEvent, SseParser } from '../sse/parse.ts';
 import type { CanonicalRequest, CanonicalResponse, StreamEvent, VendorError } from './canonical.ts';
 import type { FieldPolicy } from './field-policy.ts';
+import type { ReasoningBudgets } from '../config/types.ts';
 
 /** What a client adapter needs to decode a request. */
 export interface DecodeOptions {
@@ -26,6 +27,10 @@ export interface EncodeOptions {
   cache?: 'auto';
   /** The field of the output-token limit on protocols that have two (request-facts.ts). */
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /** The model's effort -> budget table (`chat.reasoning`; absent: the default of reasoning-budget.ts). */
+  reasoningBudgets?: ReasoningBudgets;
+  /** The client style's field names (canonical -> client path), for 400s raised while encoding. */
+  fieldNames?: Readonly<Record<string, string>>;
 }
 
 /** A request ready for the vendor: path relative to its base URL, the JSON body, and any header of its own. */
@@ -48,6 +53,8 @@ export interface ResponseMeta {
   store?: boolean;
   /** The response this one continues (responses style). */
   previousResponseId?: string;
+  /** The target that made the answer's reasoning signatures (reasoning-signature.ts). */
+  origin?: string;
   /**
    * The request's input tokens as estimated by the gateway, for a stream whose first event carries the
    * input count before the vendor reported it (messages style).

@@ -11,6 +11,11 @@
  * - Prompt-cache breakpoints (`cacheControl`, the messages protocol's `cache_control` object) may sit on
  *   content parts, tools and the end of the system prompt; only a protocol with explicit breakpoints
  *   writes them (see cache-control.ts).
+ * - Reasoning (see reasoning-signature.ts and the README's "Reasoning"): `reasoning` parts hold the
+ *   model's thinking text, the opaque `signature` a vendor needs back to verify it, or a vendor's
+ *   `redacted` (encrypted) thinking; a tool call may carry the signature of the thought that made it.
+ *   `origin` names the target that made a signature (`<protocol>:<vendor>`); a signature whose origin is
+ *   not the target of the next turn is stripped before encoding.
  */
 
 /** A prompt-cache breakpoint as the messages protocol writes it (e.g. `{type: "ephemeral", ttl: "1h"}`). */
@@ -46,6 +51,26 @@ export interface ToolCallPart {
   id: string;
   name: string;
   arguments: string;
+  /** The signature of the thought behind the call (the generate-content protocol's `thoughtSignature`). */
+  signature?: string;
+  /** The target that made `signature`. */
+  origin?: string;
+  cacheControl?: CacheControl;
+}
+
+/** Reasoning of an assistant turn: thinking text with its signature, or redacted (encrypted) thinking. */
+export interface ReasoningPart {
+  type: 'reasoning';
+  /** Thinking (or summary) text; '' for redacted thinking or a bare signature. */
+  text: string;
+  /** The vendor's opaque signature of the thinking, sent back with it on the next turn. */
+  signature?: string;
+  /** The vendor's encrypted thinking (the messages protocol's `redacted_thinking.data`). */
+  redacted?: string;
+  /** The target that made `signature` or `redacted`. */
+  origin?: string;
+  /** Set while decoding only: the signature belongs to this tool call (see reasoning-parts.ts). */
+  callId?: string;
   cacheControl?: CacheControl;
 }
 
@@ -61,7 +86,26 @@ export interface ToolResultPart {
 }
 
 /** Any part of a message. */
-export type ContentPart = TextPart | ImagePart | ToolCallPart | ToolResultPart;
+export type ContentPart = TextPart | ImagePart | ToolCallPart | ToolResultPart | ReasoningPart;
+
+/** A part of an answer. */
+export type AnswerPart = TextPart | ToolCallPart | ReasoningPart;
+
+/** Effort levels of reasoning (the chat-completions and responses `effort` values, `minimal` read as low). */
+export type ReasoningEffort = 'low' | 'medium' | 'high';
+
+/**
+ * What the client asked of reasoning. `enabled: false` switches it off (effort `none`, thinking
+ * disabled, a zero budget); an effort or a budget (or both) sets how much; `include` asks for the
+ * thinking text back (summary, `includeThoughts`); absent: the style's default.
+ */
+export interface ReasoningRequest {
+  enabled: boolean;
+  effort?: ReasoningEffort;
+  /** Tokens; -1 = let the model decide (the generate-content protocol's dynamic budget). */
+  budgetTokens?: number;
+  include?: boolean;
+}
 
 /** One conversation turn. System prompts are not messages: see {@link CanonicalRequest.system}. */
 export interface CanonicalMessage {
@@ -114,6 +158,7 @@ export interface CanonicalRequest {
   responseFormat?: ResponseFormat;
   /** End-user identifier. */
   user?: string;
+  reasoning?: ReasoningRequest;
   stream: boolean;
   /** The client asked for usage in its stream (chat-completions `stream_options.include_usage`). */
   includeUsage: boolean;
@@ -136,7 +181,7 @@ export interface CanonicalUsage {
 export interface CanonicalResponse {
   id?: string;
   model?: string;
-  content: Array<TextPart | ToolCallPart>;
+  content: AnswerPart[];
   finishReason: FinishReason;
   /** The stop sequence that ended generation, when the vendor says which. */
   stopSequence?: string;
@@ -160,7 +205,13 @@ export interface VendorError {
 export type StreamEvent =
   | { type: 'start'; id?: string; model?: string }
   | { type: 'text'; text: string }
-  | { type: 'tool_call_start'; index: number; id: string; name: string }
+  | { type: 'tool_call_start'; index: number; id: string; name: string; signature?: string; origin?: string }
+  /** Thinking text; a reasoning event after a signature (or after other content) begins a new block. */
+  | { type: 'reasoning'; text: string }
+  /** The signature that closes the current thinking block. */
+  | { type: 'reasoning_signature'; signature: string; origin?: string }
+  /** A whole redacted thinking block. */
+  | { type: 'reasoning_redacted'; data: string; origin?: string }
   | { type: 'tool_call_delta'; index: number; arguments: string }
   | { type: 'finish'; reason: FinishReason; stopSequence?: string }
   /** Counts known so far; later values replace earlier ones field by field. */

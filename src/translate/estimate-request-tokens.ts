@@ -63,5 +63,8 @@ function collectPart(part: ContentPart, texts: string[]): number {
       return 0;
     case 'tool_result':
       return part.content.reduce((sum, item) => sum + collectPart(item, texts), 0);
+    case 'reasoning':
+      texts.push(part.text);
+      return 0;
   }
 }

@@ -15,6 +15,7 @@ import { readTokenCount } from '../runtime/json-usage.ts';
 import { readVendorError } from '../runtime/vendor-error.ts';
 import { answerStream } from './stream-answer.ts';
 import { estimateRequestTokens } from './estimate-request-tokens.ts';
+import { getSignatureOrigin, stripForeignReasoning } from './reasoning-signature.ts';
 
 /** State a client style keeps in the gateway (Responses): read before decoding, kept after answering. */
 export interface TranslationState {
@@ -38,9 +39,12 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
     const policy = createFieldPolicy(strict, client.fieldNames);
     const prepared = state ? await state.prepare(call) : undefined;
     const facts = getRequestFacts(call.vendor.config, call.model);
-    const request = applyRanges(client.decodeRequest(prepared ? prepared.body : call.body, { policy, stream }), facts, policy, client.fieldNames);
+    const origin = getSignatureOrigin(call.vendor.config.protocol, call.vendor.config.name);
+    const decoded = applyRanges(client.decodeRequest(prepared ? prepared.body : call.body, { policy, stream }), facts, policy, client.fieldNames);
+    const request = stripForeignReasoning(decoded, origin, style === call.vendor.config.protocol);
     const wire = vendor.encodeRequest(request, {
       model: call.target.upstream, policy, defaultMaxTokens: call.model.chat.defaultMaxTokens, cache: call.model.chat.cache, maxTokensField: facts.maxTokensField,
+      reasoningBudgets: call.model.chat.reasoning, fieldNames: client.fieldNames,
     });
     dropUnsupportedFields(wire.body, facts, policy, client.fieldNames);
     // Built before the vendor is called: once it has answered, nothing here may fail.
@@ -54,7 +58,9 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
     });
     if (response.status < 200 || response.status >= 300) throw await readVendorError(call.vendor, response);
     const model = ctx.modelId ?? call.model.id;
-    const makeMeta = prepared ? (id: string | undefined) => ({ ...createMeta(id, model), ...prepared.meta }) : (id: string | undefined) => createMeta(id, model);
+    const makeMeta = prepared
+      ? (id: string | undefined) => ({ ...createMeta(id, model), origin, ...prepared.meta })
+      : (id: string | undefined) => ({ ...createMeta(id, model), origin });
     if (!request.stream) return answerWhole(ctx, client, vendor, request, response, headers, makeMeta, prepared?.keep);
     const estimateInputTokens = () => estimateRequestTokens(request);
     return answerStream({

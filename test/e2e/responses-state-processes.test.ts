@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SIMULATOR_KEYS, startAnthropicSimulator, startGeminiSimulator, type Simulator } from '../../src/simulators/index.ts';
+import { SIMULATOR_KEYS, startAnthropicSimulator, startGeminiSimulator, startOpenAISimulator, type Simulator } from '../../src/simulators/index.ts';
 import { startTestRedis, type TestRedis } from '../limits/redis-server.ts';
 import { startCliGateway, type CliGateway } from '../helpers/start-cli-gateway.ts';
 import { writeGatewayConfig, type WrittenConfig } from '../helpers/write-gateway-config.ts';
@@ -15,14 +15,14 @@ runAlone();
 /** Responses state in Redis: created on one gateway process, continued, read and deleted on another. */
 describe('two gateway processes on one redis-server share Responses state', () => {
   let redis: TestRedis;
-  let sims: { anthropic: Simulator; gemini: Simulator };
+  let sims: { anthropic: Simulator; gemini: Simulator; openai: Simulator };
   let config: WrittenConfig;
   let gateways: CliGateway[] = [];
   const client = (i: number, apiKey = KEY) => new OpenAI({ baseURL: `${gateways[i].url}/v1`, apiKey, maxRetries: 0 });
 
   beforeAll(async () => {
     redis = await startTestRedis();
-    sims = { anthropic: await startAnthropicSimulator(), gemini: await startGeminiSimulator() };
+    sims = { anthropic: await startAnthropicSimulator(), gemini: await startGeminiSimulator(), openai: await startOpenAISimulator() };
     config = await writeGatewayConfig((raw) => {
       raw.server.store = 'env:GATEWAY_REDIS_URL';
       raw.server.responses = { ttl: '1h', max_size: '64kb' };
@@ -33,11 +33,14 @@ describe('two gateway processes on one redis-server share Responses state', () =
       ];
       raw.vendors.anthropic.base_url = sims.anthropic.url;
       raw.vendors.google.base_url = sims.gemini.url;
+      raw.vendors.openai.base_url = sims.openai.url;
+      raw.vendors.compat = { protocol: 'openai', base_url: sims.openai.url, auth: { bearer: 'env:OPENAI_API_KEY' }, responses: { state: 'gateway' } };
+      raw.models['compat-chat'] = { vendor: 'compat', upstream: 'compat-upstream' };
       raw.models['claude-private'] = { vendor: 'anthropic', upstream: 'claude-sonnet-4-6', responses: { store: false } };
     });
     const env = {
       GATEWAY_REDIS_URL: redis.url, GATEWAY_API_KEY: KEY, GATEWAY_NO_STORE_KEY: NO_STORE_KEY,
-      ANTHROPIC_API_KEY: SIMULATOR_KEYS.anthropic, GEMINI_API_KEY: SIMULATOR_KEYS.gemini,
+      ANTHROPIC_API_KEY: SIMULATOR_KEYS.anthropic, GEMINI_API_KEY: SIMULATOR_KEYS.gemini, OPENAI_API_KEY: SIMULATOR_KEYS.openai,
     };
     gateways = await Promise.all([startCliGateway(config.file, env), startCliGateway(config.file, env)]);
   }, 30_000);
@@ -45,12 +48,14 @@ describe('two gateway processes on one redis-server share Responses state', () =
     await Promise.all(gateways.map((gateway) => gateway.stop()));
     await sims?.anthropic.close();
     await sims?.gemini.close();
+    await sims?.openai.close();
     await config?.remove();
     await redis?.stop();
   });
   beforeEach(() => {
     sims.anthropic.reset();
     sims.gemini.reset();
+    sims.openai.reset();
   });
 
   it.each(['claude-sonnet-4-6', 'gemini-2.5-flash'])('%s: created on one process, continued (streamed), retrieved, listed and deleted on the other', async (model) => {
@@ -71,6 +76,37 @@ describe('two gateway processes on one redis-server share Responses state', () =
     await client(1).responses.delete(first.id);
     const error: any = await client(0).responses.retrieve(first.id).catch((e) => e);
     expect([error.status, error.error?.code]).toEqual([404, 'response_not_found']);
+  });
+
+  it('a response an OpenAI-protocol vendor keeps: created on one process (whole and streamed), retrieved, listed and deleted through the other', async () => {
+    const whole = await client(0).responses.create({ model: 'gpt-4o-mini', input: 'vendor keeps this' });
+    const streamed = await client(0).responses.stream({ model: 'gpt-4o-mini', input: 'and this' }).finalResponse();
+    sims.openai.reset();
+    for (const created of [whole, streamed]) {
+      expect((await client(1).responses.retrieve(created.id)).id).toBe(created.id);
+      const items = await client(1).responses.inputItems.list(created.id, { order: 'asc' });
+      expect(items.data.map((item: any) => item.content[0].text)).toEqual([created === whole ? 'vendor keeps this' : 'and this']);
+    }
+    expect((await client(1, NO_STORE_KEY).responses.retrieve(whole.id).catch((e) => e)).status).toBe(404);
+    expect(sims.openai.received.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `GET /v1/responses/${whole.id}`, `GET /v1/responses/${whole.id}/input_items?order=asc`,
+      `GET /v1/responses/${streamed.id}`, `GET /v1/responses/${streamed.id}/input_items?order=asc`,
+    ]);
+    await client(1).responses.delete(whole.id);
+    sims.openai.reset();
+    const error: any = await client(0).responses.retrieve(whole.id).catch((e) => e);
+    expect([error.status, error.error?.code]).toEqual([404, 'response_not_found']);
+    expect(sims.openai.received).toEqual([]);
+  });
+
+  it('a vendor with responses: { state: gateway }: created on one process, continued on the other with the history resolved', async () => {
+    const first = await client(0).responses.create({ model: 'compat-chat', input: 'remember the harbour' });
+    await client(1).responses.create({ model: 'compat-chat', input: 'what did I say?', previous_response_id: first.id });
+    const sent = sims.openai.received.at(-1)!;
+    expect(sent.url).toBe('/v1/chat/completions');
+    expect(JSON.parse(sent.body.toString()).messages.map((m: any) => `${m.role}: ${m.content}`)).toEqual([
+      'user: remember the harbour', 'assistant: Echo: remember the harbour', 'user: what did I say?',
+    ]);
   });
 
   it('responses: { store: false } on a model or a key in YAML keeps nothing, and the response says so', async () => {

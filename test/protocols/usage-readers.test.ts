@@ -4,8 +4,8 @@
  * cache reads and writes in the input), and a malformed count is no count.
  */
 import { describe, expect, it } from 'vitest';
-import { anthropicAdapter } from '../../src/protocols/anthropic.ts';
-import { geminiAdapter } from '../../src/protocols/gemini.ts';
+import { anthropicAdapter } from '../../src/protocols/anthropic/index.ts';
+import { geminiAdapter } from '../../src/protocols/gemini/index.ts';
 import { readAnthropicUsage } from '../../src/translate/anthropic/response.ts';
 import { readGeminiUsage } from '../../src/translate/gemini/response.ts';
 

@@ -45,11 +45,32 @@ describe.each([['memory', () => createMemoryValues()], ['redis', () => limits.va
     expect(await store.delete('team', 'resp_2')).toBe(false);
   });
 
+  test('a response a vendor keeps is noted as id -> vendor for the creating key only, and forgotten on delete', async () => {
+    const store = createResponseStore(makeValues());
+    await store.saveVendorHeld('team', 'resp_v', 'openai', 60_000);
+    expect([await store.getVendorHeld('team', 'resp_v'), await store.getVendorHeld('other', 'resp_v')]).toEqual(['openai', undefined]);
+    expect(await store.get('team', 'resp_v')).toBeUndefined();
+    await store.deleteVendorHeld('team', 'resp_v');
+    expect(await store.getVendorHeld('team', 'resp_v')).toBeUndefined();
+  });
+
   test('a response over the size cap is not kept', async () => {
     const store = createResponseStore(makeValues());
     const big = { ...RECORD, id: 'resp_3', input: [{ id: 'msg_b', text: 'x'.repeat(20_000) }] };
     expect(await store.save('team', big, big.input, LIMITS)).toBe(false);
     expect(await store.get('team', 'resp_3')).toBeUndefined();
+  });
+});
+
+describe('notes of responses a vendor keeps', () => {
+  test('expire after their TTL like the responses the gateway keeps', async () => {
+    let now = 1_000;
+    const store = createResponseStore(createMemoryValues({ now: () => now }));
+    await store.saveVendorHeld('team', 'resp_t', 'openai', 60_000);
+    now += 59_999;
+    expect(await store.getVendorHeld('team', 'resp_t')).toBe('openai');
+    now += 1;
+    expect(await store.getVendorHeld('team', 'resp_t')).toBeUndefined();
   });
 });
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { anthropicAdapter } from '../../src/protocols/anthropic.ts';
-import { geminiAdapter } from '../../src/protocols/gemini.ts';
-import { openaiAdapter } from '../../src/protocols/openai.ts';
+import { anthropicAdapter } from '../../src/protocols/anthropic/index.ts';
+import { geminiAdapter } from '../../src/protocols/gemini/index.ts';
+import { openaiAdapter } from '../../src/protocols/openai/index.ts';
 import { findUsageObject, looksLikeJson, readUsageFromJson } from '../../src/runtime/json-usage.ts';
 import { VENDOR_FIXTURES } from '../helpers/vendor-fixtures.ts';
 

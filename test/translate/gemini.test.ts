@@ -55,12 +55,12 @@ describe('generate-content adapter: requests', () => {
     expect(named.toolChoice).toEqual({ type: 'tool', name: 'f' });
   });
 
-  test('drops search tools and thinking config, or names them in a strict 400', () => {
+  test('drops search tools, or names them in a strict 400; reads a zero thinking budget as reasoning off', () => {
     const body = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }], tools: [{ googleSearch: {} }], generationConfig: { thinkingConfig: { thinkingBudget: 0 } } };
     const lenient = createLenientPolicy();
-    adapter.decodeRequest(body, { policy: lenient });
-    expect(lenient.dropped).toEqual(['generationConfig.thinkingConfig', 'tools[0].googleSearch']);
-    expect(() => adapter.decodeRequest(body, { policy: createFieldPolicy(true) })).toThrow(expect.objectContaining({ status: 400, param: 'generationConfig.thinkingConfig' }));
+    expect(adapter.decodeRequest(body, { policy: lenient }).reasoning).toEqual({ enabled: false });
+    expect(lenient.dropped).toEqual(['tools[0].googleSearch']);
+    expect(() => adapter.decodeRequest(body, { policy: createFieldPolicy(true) })).toThrow(expect.objectContaining({ status: 400, param: 'tools[0].googleSearch' }));
   });
 
   test('decode then encode reproduces the request fixture (bookkeeping safety settings and candidateCount 1 left out)', () => {
@@ -164,7 +164,7 @@ describe('generate-content adapter: responses', () => {
       candidates: [{ content: { parts: [{ text: 'thinking…', thought: true }, { text: 'Answer' }] }, finishReason: 'MAX_TOKENS' }],
       usageMetadata: { promptTokenCount: 100, cachedContentTokenCount: 80, candidatesTokenCount: 5, thoughtsTokenCount: 20, totalTokenCount: 125 },
     });
-    expect(response).toMatchObject({ content: [{ type: 'text', text: 'Answer' }], finishReason: 'length', usage: { inputTokens: 100, outputTokens: 25, totalTokens: 125, cachedInputTokens: 80, reasoningTokens: 20 } });
+    expect(response).toMatchObject({ content: [{ type: 'reasoning', text: 'thinking…' }, { type: 'text', text: 'Answer' }], finishReason: 'length', usage: { inputTokens: 100, outputTokens: 25, totalTokens: 125, cachedInputTokens: 80, reasoningTokens: 20 } });
     expect(adapter.decodeResponse({ promptFeedback: { blockReason: 'SAFETY' } }).finishReason).toBe('content_filter');
   });
 

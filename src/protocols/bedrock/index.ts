@@ -3,9 +3,8 @@
  * and the vendor side of chat translation (canonical <-> Converse, the binary event stream).
  * Bedrock has no client style of its own: every style reaches it through translation.
  */
-import type { Usage } from '../../runtime/types.ts';
 import type { VendorAdapter } from '../../translate/adapter.ts';
-import type { ProtocolAdapter } from '../types.ts';
+import type { ProtocolAdapter, Usage } from '../types.ts';
 import { createBedrockSigner } from './create-signer.ts';
 import { decodeConverseError } from './decode-error.ts';
 import { decodeConverseResponse } from './decode-response.ts';

@@ -4,14 +4,15 @@ import type { DecodeOptions } from '../adapter.ts';
 import { checkUnknownFields, type FieldPolicy } from '../field-policy.ts';
 import { assertRecord, isRecord } from '../helpers.ts';
 import { readCacheControl } from '../cache-control.ts';
+import { bindCallSignatures, readReasoningPart } from '../reasoning-parts.ts';
 import {
-  isAbsent, quoteValue, readContentField, readList, readName, readNumberField, readObject, readOptionalObject, readRequiredString, readRole,
+  createFieldError, isAbsent, quoteValue, readContentField, readList, readName, readNumberField, readObject, readOptionalObject, readRequiredString, readRole,
   readStopField, readStringField,
 } from '../read-field.ts';
 
 const KNOWN = new Set([
   'model', 'messages', 'system', 'max_tokens', 'stop_sequences', 'temperature', 'top_p', 'top_k', 'stream',
-  'tools', 'tool_choice', 'metadata', 'output_config',
+  'tools', 'tool_choice', 'metadata', 'output_config', 'thinking',
 ]);
 const BOOKKEEPING = new Set(['service_tier', 'inference_geo', 'container']);
 /** Message roles (a `system` message is accepted too and joined to the system prompt). */
@@ -42,6 +43,7 @@ export function decodeAnthropicRequest(body: unknown, options: DecodeOptions): C
     topK: readNumberField(body.top_k, 'top_k'),
     responseFormat: readOutputFormat(readOptionalObject(body.output_config, 'output_config'), policy),
     user: readStringField(readOptionalObject(body.metadata, 'metadata')?.user_id, 'metadata.user_id'),
+    reasoning: readThinking(readOptionalObject(body.thinking, 'thinking')),
     stream: options.stream ?? body.stream === true,
     includeUsage: false,
   };
@@ -75,12 +77,10 @@ function readMessages(list: unknown[], system: string[], policy: FieldPolicy, ma
       system.push(readSystem(message.content, `${where}.content`, marks));
       return;
     }
-    messages.push({ role, content: readBlocks(readContentField(message.content, `${where}.content`)!, where, policy) });
+    messages.push({ role, content: bindCallSignatures(readBlocks(readContentField(message.content, `${where}.content`)!, where, policy)) });
   });
   return messages;
 }
-
-const SILENT_BLOCKS = new Set(['thinking', 'redacted_thinking']);
 
 function readBlocks(content: string | unknown[], where: string, policy: FieldPolicy): ContentPart[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
@@ -101,8 +101,10 @@ function readBlocks(content: string | unknown[], where: string, policy: FieldPol
         content: readResultContent(block.content, at, policy),
         ...(block.is_error === true ? { isError: true } : {}),
       });
-    } else if (SILENT_BLOCKS.has(block.type)) {
-      policy.ignore(at);
+    } else if (block.type === 'thinking') {
+      parts.push(readReasoningPart(readStringField(block.thinking, `${at}.thinking`) ?? '', readStringField(block.signature, `${at}.signature`)));
+    } else if (block.type === 'redacted_thinking') {
+      parts.push(readReasoningPart('', readRequiredString(block.data, `${at}.data`), true));
     } else {
       policy.drop(at, `${quoteValue(block.type)} blocks have no equivalent`);
     }
@@ -174,4 +176,13 @@ function readOutputFormat(config: unknown, policy: FieldPolicy): CanonicalReques
   const format = config.format;
   if (isRecord(format) && format.type === 'json_schema' && isRecord(format.schema)) return { type: 'json_schema', schema: format.schema };
   return undefined;
+}
+
+/** `thinking`: enabled with a budget, adaptive (enabled, the model's budget), or disabled. */
+function readThinking(thinking: Record<string, any> | undefined): CanonicalRequest['reasoning'] {
+  if (!thinking) return undefined;
+  if (thinking.type === 'disabled') return { enabled: false };
+  if (thinking.type === 'adaptive') return { enabled: true, include: true };
+  if (thinking.type !== 'enabled') throw createFieldError('thinking.type', 'one of enabled, adaptive, disabled');
+  return { enabled: true, budgetTokens: readNumberField(thinking.budget_tokens, 'thinking.budget_tokens'), include: true };
 }

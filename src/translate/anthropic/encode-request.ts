@@ -3,6 +3,7 @@ import type { CanonicalRequest, ContentPart, ImagePart, TextPart } from '../cano
 import type { EncodeOptions, VendorCall } from '../adapter.ts';
 import { parseToolArguments } from '../helpers.ts';
 import { placeCacheBreakpoints } from '../cache-control.ts';
+import { writeThinking } from './thinking.ts';
 
 /**
  * Builds the messages call. `max_tokens` is required by the protocol: the client's value, else the
@@ -28,6 +29,7 @@ export function encodeAnthropicRequest(client: CanonicalRequest, options: Encode
   if (request.topP !== undefined) body.top_p = request.topP;
   if (request.topK !== undefined) body.top_k = request.topK;
   if (request.stream) body.stream = true;
+  writeThinking(body, request, options);
   if (request.presencePenalty !== undefined) policy.drop('presencePenalty');
   if (request.frequencyPenalty !== undefined) policy.drop('frequencyPenalty');
   if (request.seed !== undefined) policy.drop('seed');
@@ -90,6 +92,10 @@ function writeBlock(part: ContentPart): Record<string, unknown> | undefined {
       return part.text ? { type: 'text', text: part.text } : undefined;
     case 'image':
       return writeImage(part);
+    case 'reasoning':
+      // Thinking goes back only with what verifies it (a foreign signature was stripped before).
+      if (part.redacted !== undefined) return { type: 'redacted_thinking', data: part.redacted };
+      return part.signature ? { type: 'thinking', thinking: part.text, signature: part.signature } : undefined;
     case 'tool_call':
       return { type: 'tool_use', id: part.id, name: part.name, input: parseToolArguments(part.arguments, 'messages') };
     case 'tool_result': {

@@ -9,6 +9,7 @@ import { createAnthropicStreamEncoder } from './stream-encode.ts';
 /** Messages requests, responses, streams and errors <-> canonical. */
 export const anthropicAdapter: ChatAdapter = {
   fieldNames: {
+    reasoning: 'thinking.budget_tokens',
     messages: 'messages',
     responseFormat: 'output_config.format',
     parallelToolCalls: 'tool_choice.disable_parallel_tool_use',

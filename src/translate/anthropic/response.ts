@@ -1,8 +1,9 @@
 /** Messages-protocol responses and errors <-> canonical. Shared usage and stop-reason mappings too. */
-import type { CanonicalResponse, CanonicalUsage, FinishReason, TextPart, ToolCallPart, VendorError } from '../canonical.ts';
+import type { AnswerPart, CanonicalResponse, CanonicalUsage, FinishReason, VendorError } from '../canonical.ts';
 import type { ResponseMeta } from '../adapter.ts';
 import { isRecord, parseVendorArguments, readNumber, withIdPrefix } from '../helpers.ts';
 import { GatewayError } from '../../errors.ts';
+import { writeCallSignature, writeReasoningToken } from '../reasoning-parts.ts';
 
 const STOP_IN: Record<string, FinishReason> = {
   end_turn: 'stop',
@@ -66,15 +67,20 @@ export function writeAnthropicUsage(usage: CanonicalUsage): Record<string, unkno
   return out;
 }
 
-/** Reads a messages response into the canonical shape (thinking blocks are left out). */
+/** Reads a messages response into the canonical shape (thinking and redacted thinking as reasoning parts). */
 export function decodeAnthropicResponse(body: unknown): CanonicalResponse {
   if (!isRecord(body) || !Array.isArray(body.content)) {
     throw new GatewayError(502, 'upstream_invalid_response', 'The vendor answered with an unreadable message.');
   }
-  const content: Array<TextPart | ToolCallPart> = [];
+  const content: AnswerPart[] = [];
   for (const block of body.content) {
     if (!isRecord(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string') content.push({ type: 'text', text: block.text });
+    if (block.type === 'thinking') {
+      const signature = typeof block.signature === 'string' && block.signature ? { signature: block.signature } : {};
+      content.push({ type: 'reasoning', text: String(block.thinking ?? ''), ...signature });
+    }
+    if (block.type === 'redacted_thinking' && typeof block.data === 'string') content.push({ type: 'reasoning', text: '', redacted: block.data });
     if (block.type === 'tool_use') {
       content.push({ type: 'tool_call', id: String(block.id ?? ''), name: String(block.name ?? ''), arguments: JSON.stringify(block.input ?? {}) });
     }
@@ -89,13 +95,25 @@ export function decodeAnthropicResponse(body: unknown): CanonicalResponse {
   };
 }
 
+/**
+ * The content blocks of one answer part. Reasoning becomes a `thinking` block (signature: the gateway's
+ * token, '' when the vendor gave none) or a `redacted_thinking` block; a tool call's own signature rides
+ * in a `thinking` block before its `tool_use` (reasoning-signature.ts).
+ */
+export function writeAnthropicBlocks(part: AnswerPart, origin: string | undefined): Array<Record<string, unknown>> {
+  if (part.type === 'text') return [{ type: 'text', text: part.text }];
+  if (part.type === 'reasoning') {
+    const token = writeReasoningToken(part, origin) ?? '';
+    return part.redacted !== undefined ? [{ type: 'redacted_thinking', data: token }] : [{ type: 'thinking', thinking: part.text, signature: token }];
+  }
+  const use = { type: 'tool_use', id: part.id, name: part.name, input: parseVendorArguments(part.arguments) };
+  const token = writeCallSignature(part.signature, part.origin ?? origin, part.id);
+  return token === undefined ? [use] : [{ type: 'thinking', thinking: '', signature: token }, use];
+}
+
 /** Writes a canonical answer as a messages response. */
 export function encodeAnthropicResponse(response: CanonicalResponse, meta: ResponseMeta): unknown {
-  const content = response.content.map((part) =>
-    part.type === 'text'
-      ? { type: 'text', text: part.text }
-      : { type: 'tool_use', id: part.id, name: part.name, input: parseVendorArguments(part.arguments) },
-  );
+  const content = response.content.flatMap((part) => writeAnthropicBlocks(part, meta.origin));
   return {
     id: withIdPrefix('msg_', meta.id),
     type: 'message',

@@ -9,7 +9,8 @@ import { decodeAnthropicError, readAnthropicStop, readAnthropicUsage } from './r
 /**
  * Decodes a messages stream: `message_start` (id, model, input usage), text and `tool_use` blocks with
  * `text_delta` / `input_json_delta`, `message_delta` (stop reason and cumulative usage), `message_stop`
- * (completion), `error`. Pings and thinking blocks produce nothing.
+ * (completion), `error`. Pings produce nothing; `thinking` blocks give reasoning events (`thinking_delta`,
+ * then `signature_delta`), `redacted_thinking` blocks one redacted event.
  */
 export function createAnthropicStreamDecoder(): StreamDecoder {
   const toolIndexes = new Map<number, number>();
@@ -123,6 +124,8 @@ function parseEvent(text: string): Record<string, any> {
 function readBlockStart(data: Record<string, any>, toolIndexes: Map<number, number>): StreamEvent[] {
   const block = isRecord(data.content_block) ? data.content_block : {};
   if (block.type === 'text') return block.text ? [{ type: 'text', text: block.text }] : [];
+  if (block.type === 'thinking') return block.thinking ? [{ type: 'reasoning', text: String(block.thinking) }] : [];
+  if (block.type === 'redacted_thinking') return typeof block.data === 'string' ? [{ type: 'reasoning_redacted', data: block.data }] : [];
   if (block.type !== 'tool_use') return [];
   const index = toolIndexes.size;
   toolIndexes.set(Number(data.index), index);
@@ -136,6 +139,8 @@ function readBlockStart(data: Record<string, any>, toolIndexes: Map<number, numb
 function readBlockDelta(data: Record<string, any>, toolIndexes: Map<number, number>): StreamEvent[] {
   const delta = isRecord(data.delta) ? data.delta : {};
   if (delta.type === 'text_delta' && typeof delta.text === 'string' && delta.text) return [{ type: 'text', text: delta.text }];
+  if (delta.type === 'thinking_delta' && typeof delta.thinking === 'string' && delta.thinking) return [{ type: 'reasoning', text: delta.thinking }];
+  if (delta.type === 'signature_delta' && typeof delta.signature === 'string' && delta.signature) return [{ type: 'reasoning_signature', signature: delta.signature }];
   if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string' && delta.partial_json) {
     const index = toolIndexes.get(Number(data.index));
     if (index !== undefined) return [{ type: 'tool_call_delta', index, arguments: delta.partial_json }];

@@ -9,14 +9,17 @@ import {
 } from '../read-field.ts';
 import { fromGeminiSchema } from '../gemini-schema.ts';
 import { readCamelKeys } from './keys.ts';
+import { bindCallSignatures, readReasoningPart } from '../reasoning-parts.ts';
+import { readSignature } from '../reasoning-signature.ts';
 
 const KNOWN = new Set(['model', 'contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig']);
 const BOOKKEEPING = new Set(['safetySettings', 'labels']);
 const CONFIG_KNOWN = new Set([
   'temperature', 'topP', 'topK', 'maxOutputTokens', 'stopSequences', 'candidateCount', 'presencePenalty',
-  'frequencyPenalty', 'seed', 'responseMimeType', 'responseSchema', 'responseJsonSchema', 'responseModalities',
+  'frequencyPenalty', 'seed', 'responseMimeType', 'responseSchema', 'responseJsonSchema', 'responseModalities', 'thinkingConfig',
 ]);
 const SILENT_PART_KEYS = new Set(['thought', 'thoughtSignature']);
+const THINKING_LEVELS: Readonly<Record<string, 'low' | 'medium' | 'high'>> = { MINIMAL: 'low', LOW: 'low', MEDIUM: 'medium', HIGH: 'high' };
 /** Roles of a turn (`function`, older clients' tool turns, counts as the user's). */
 const ROLES = ['user', 'model', 'function'] as const;
 
@@ -54,6 +57,7 @@ export function decodeGeminiRequest(raw: unknown, options: DecodeOptions): Canon
     frequencyPenalty: readNumberField(config.frequencyPenalty, 'generationConfig.frequencyPenalty'),
     seed: readNumberField(config.seed, 'generationConfig.seed'),
     responseFormat: readResponseFormat(config),
+    reasoning: readThinkingConfig(config.thinkingConfig),
     stream: options.stream ?? false,
     includeUsage: false,
   };
@@ -99,13 +103,22 @@ function readContents(contents: unknown[], policy: FieldPolicy): CanonicalMessag
       const at = `contents[${i}].parts[${j}]`;
       readPart(readCamelKeys(readObject(raw, at)), at, parts, ids, policy);
     });
-    messages.push({ role: role === 'model' ? 'assistant' : 'user', content: parts });
+    messages.push({ role: role === 'model' ? 'assistant' : 'user', content: bindCallSignatures(parts) });
   });
   return messages;
 }
 
 function readPart(part: Record<string, any>, at: string, parts: ContentPart[], ids: ReturnType<typeof createCallIds>, policy: FieldPolicy): void {
-  if (part.thought === true) return;
+  if (part.thought === true) {
+    const text = readStringField(part.text, `${at}.text`) ?? '';
+    const reasoning = readReasoningPart(text, readStringField(part.thoughtSignature, `${at}.thoughtSignature`));
+    // A streamed thought arrives in pieces, its signature on the last: the pieces are one thought.
+    const last = parts[parts.length - 1];
+    if (last?.type === 'reasoning' && last.signature === undefined && last.redacted === undefined && last.callId === undefined && reasoning.callId === undefined) {
+      parts[parts.length - 1] = { ...reasoning, text: last.text + reasoning.text };
+    } else parts.push(reasoning);
+    return;
+  }
   if (part.text !== undefined) {
     parts.push({ type: 'text', text: readRequiredString(part.text, `${at}.text`) });
   } else if (isRecord(part.inlineData)) {
@@ -122,7 +135,12 @@ function readPart(part: Record<string, any>, at: string, parts: ContentPart[], i
     const call = part.functionCall;
     const name = readName(call.name, `${at}.functionCall.name`);
     const args = isAbsent(call.args) ? {} : readObject(call.args, `${at}.functionCall.args`);
-    parts.push({ type: 'tool_call', id: ids.forCall(name, readStringField(call.id, `${at}.functionCall.id`)), name, arguments: JSON.stringify(args) });
+    const signature = readStringField(part.thoughtSignature, `${at}.thoughtSignature`);
+    const token = signature ? readSignature(signature) : {};
+    parts.push({
+      type: 'tool_call', id: ids.forCall(name, readStringField(call.id, `${at}.functionCall.id`)), name, arguments: JSON.stringify(args),
+      ...(token.signature === undefined ? {} : { signature: token.signature }), ...(token.origin === undefined ? {} : { origin: token.origin }),
+    });
   } else if (isRecord(part.functionResponse)) {
     const result = part.functionResponse;
     const name = readName(result.name, `${at}.functionResponse.name`);
@@ -171,4 +189,23 @@ function readResponseFormat(config: Record<string, any>): ResponseFormat | undef
   if (isRecord(config.responseJsonSchema)) return { type: 'json_schema', schema: config.responseJsonSchema };
   if (isRecord(config.responseSchema)) return { type: 'json_schema', schema: fromGeminiSchema(config.responseSchema) };
   return { type: 'json_object' };
+}
+
+/**
+ * `thinkingConfig`: a budget (0 switches reasoning off, -1 lets the model decide) or a level, and
+ * whether thoughts come back (`includeThoughts`).
+ */
+function readThinkingConfig(raw: unknown): CanonicalRequest['reasoning'] {
+  if (isAbsent(raw)) return undefined;
+  const config = readCamelKeys(readObject(raw, 'generationConfig.thinkingConfig'));
+  const budget = readNumberField(config.thinkingBudget, 'generationConfig.thinkingConfig.thinkingBudget');
+  const include = typeof config.includeThoughts === 'boolean' ? config.includeThoughts : undefined;
+  if (budget === 0) return { enabled: false };
+  const level = typeof config.thinkingLevel === 'string' ? THINKING_LEVELS[config.thinkingLevel.toUpperCase()] : undefined;
+  return {
+    enabled: true,
+    ...(level ? { effort: level } : {}),
+    ...(budget === undefined ? {} : { budgetTokens: budget }),
+    ...(include === undefined ? {} : { include }),
+  };
 }

@@ -6,6 +6,7 @@ import { dropCacheControl } from '../cache-control.ts';
 import { GatewayError } from '../../errors.ts';
 import { guessImageType, isRecord, parseToolArguments } from '../helpers.ts';
 import { toGeminiSchema } from '../gemini-schema.ts';
+import { writeThinkingConfig } from './thinking.ts';
 
 /**
  * Builds the generate-content call: `/models/{model}:generateContent`, or
@@ -15,7 +16,9 @@ import { toGeminiSchema } from '../gemini-schema.ts';
  * protocol's own traffic does); a function response is named after the call its id answers. A tool
  * result that is a JSON object is sent as the response itself, anything else as `{output: ...}` (or
  * `{error: ...}` for a failed call). Image URLs become `fileData` with a media type guessed from the
- * extension. The protocol rejects unknown fields, so nothing else is sent.
+ * extension. The protocol rejects unknown fields, so nothing else is sent. With reasoning on, a function
+ * call carries its `thoughtSignature`, or (made elsewhere, its signature stripped) the documented
+ * `skip_thought_signature_validator`.
  */
 export function encodeGeminiRequest(request: CanonicalRequest, options: EncodeOptions): VendorCall {
   const { policy } = options;
@@ -40,6 +43,7 @@ export function encodeGeminiRequest(request: CanonicalRequest, options: EncodeOp
   if (request.user !== undefined) policy.ignore('user');
   dropCacheControl(request, policy);
   body.generationConfig = writeGenerationConfig(request);
+  writeThinkingConfig(body.generationConfig as Record<string, unknown>, request, options);
   const method = request.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
   return { path: `/models/${encodeURIComponent(options.model)}:${method}`, body };
 }
@@ -64,13 +68,14 @@ function writeGenerationConfig(request: CanonicalRequest): Record<string, unknow
 
 function writeContents(request: CanonicalRequest, policy: FieldPolicy): Array<{ role: string; parts: unknown[] }> {
   const names = new Map<string, string>();
+  const reasoning = request.reasoning?.enabled === true;
   for (const message of request.messages) {
     for (const part of message.content) if (part.type === 'tool_call') names.set(part.id, part.name);
   }
   const out: Array<{ role: string; parts: unknown[] }> = [];
   for (const message of request.messages) {
     const role = message.role === 'assistant' ? 'model' : 'user';
-    const parts = message.content.map((part) => writePart(part, names, policy)).filter((part) => part !== undefined);
+    const parts = message.content.map((part) => writePart(part, names, policy, reasoning)).filter((part) => part !== undefined);
     if (parts.length === 0) continue;
     const last = out[out.length - 1];
     if (last && last.role === role) last.parts.push(...parts);
@@ -79,7 +84,10 @@ function writeContents(request: CanonicalRequest, policy: FieldPolicy): Array<{ 
   return out;
 }
 
-function writePart(part: ContentPart, names: Map<string, string>, policy: FieldPolicy): Record<string, unknown> | undefined {
+/** The signature the protocol's documentation gives for function calls made elsewhere (no thought to verify). */
+const SKIP_SIGNATURE = 'skip_thought_signature_validator';
+
+function writePart(part: ContentPart, names: Map<string, string>, policy: FieldPolicy, reasoning: boolean): Record<string, unknown> | undefined {
   switch (part.type) {
     case 'text':
       return part.text ? { text: part.text } : undefined;
@@ -87,8 +95,13 @@ function writePart(part: ContentPart, names: Map<string, string>, policy: FieldP
       return part.source.kind === 'base64'
         ? { inlineData: { mimeType: part.source.mediaType, data: part.source.data } }
         : { fileData: { mimeType: guessImageType(part.source.url), fileUri: part.source.url } };
-    case 'tool_call':
-      return { functionCall: { name: part.name, args: parseToolArguments(part.arguments, 'messages') } };
+    case 'tool_call': {
+      const signature = part.signature ?? (reasoning ? SKIP_SIGNATURE : undefined);
+      return { functionCall: { name: part.name, args: parseToolArguments(part.arguments, 'messages') }, ...(signature === undefined ? {} : { thoughtSignature: signature }) };
+    }
+    case 'reasoning':
+      // Thoughts are not sent back; a call's signature rides on its function call part.
+      return undefined;
     case 'tool_result':
       return { functionResponse: { name: readResultName(part, names), response: writeResultValue(part, policy) } };
   }

@@ -8,6 +8,7 @@ import { createGeminiStreamDecoder, createGeminiStreamEncoder } from './stream.t
 /** Generate-content requests, responses, streams and errors <-> canonical. */
 export const geminiAdapter: ChatAdapter = {
   fieldNames: {
+    reasoning: 'generationConfig.thinkingConfig.thinkingBudget',
     messages: 'contents',
     topK: 'generationConfig.topK',
     seed: 'generationConfig.seed',

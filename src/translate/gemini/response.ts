@@ -1,9 +1,10 @@
 /** Generate-content responses and errors <-> canonical. Shared usage and finish-reason mappings too. */
-import type { CanonicalResponse, CanonicalUsage, FinishReason, TextPart, ToolCallPart, VendorError } from '../canonical.ts';
+import type { AnswerPart, CanonicalResponse, CanonicalUsage, FinishReason, VendorError } from '../canonical.ts';
 import { getTotalTokens } from '../canonical.ts';
 import type { ResponseMeta } from '../adapter.ts';
 import { createIdSuffix, isRecord, parseVendorArguments, readNumber } from '../helpers.ts';
 import { GatewayError } from '../../errors.ts';
+import { writeCallSignature, writeReasoningToken } from '../reasoning-parts.ts';
 
 const FILTERED = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY']);
 
@@ -56,12 +57,21 @@ export function writeGeminiUsage(usage: CanonicalUsage): Record<string, unknown>
   return out;
 }
 
-/** Reads the parts of a candidate: text (thoughts left out) and function calls (ids made when absent). */
-export function readGeminiParts(parts: unknown): Array<TextPart | ToolCallPart> {
-  const out: Array<TextPart | ToolCallPart> = [];
+/**
+ * Reads the parts of a candidate: text, thoughts (`thought: true`) as reasoning, and function calls (ids
+ * made when absent) with their `thoughtSignature`. A signature on a thought is the reasoning's; one on
+ * a plain text part (optional to send back, by the protocol's documentation) is left out.
+ */
+export function readGeminiParts(parts: unknown): AnswerPart[] {
+  const out: AnswerPart[] = [];
   if (!Array.isArray(parts)) return out;
   for (const part of parts) {
-    if (!isRecord(part) || part.thought === true) continue;
+    if (!isRecord(part)) continue;
+    const signature = typeof part.thoughtSignature === 'string' && part.thoughtSignature ? part.thoughtSignature : undefined;
+    if (part.thought === true) {
+      out.push({ type: 'reasoning', text: typeof part.text === 'string' ? part.text : '', ...(signature ? { signature } : {}) });
+      continue;
+    }
     if (typeof part.text === 'string' && part.text) out.push({ type: 'text', text: part.text });
     if (isRecord(part.functionCall)) {
       const call = part.functionCall;
@@ -70,6 +80,7 @@ export function readGeminiParts(parts: unknown): Array<TextPart | ToolCallPart> 
         id: typeof call.id === 'string' && call.id ? call.id : `call_${createIdSuffix()}`,
         name: String(call.name ?? ''),
         arguments: JSON.stringify(call.args ?? {}),
+        ...(signature ? { signature } : {}),
       });
     }
   }
@@ -94,18 +105,26 @@ export function decodeGeminiResponse(body: unknown): CanonicalResponse {
   };
 }
 
-/** The `parts` of a canonical answer (function calls carry their ids so a client can answer them). */
-export function writeGeminiParts(content: Array<TextPart | ToolCallPart>): unknown[] {
-  return content.map((part) =>
-    part.type === 'text'
-      ? { text: part.text }
-      : { functionCall: { id: part.id, name: part.name, args: parseVendorArguments(part.arguments) } },
-  );
+/**
+ * The `parts` of a canonical answer: function calls carry their ids (so a client can answer them) and
+ * their signature token as `thoughtSignature`; reasoning is a thought part (its token, if any, as its
+ * `thoughtSignature`).
+ */
+export function writeGeminiParts(content: AnswerPart[], origin?: string): unknown[] {
+  return content.map((part) => {
+    if (part.type === 'text') return { text: part.text };
+    if (part.type === 'reasoning') {
+      const token = writeReasoningToken(part, origin);
+      return { text: part.text, thought: true, ...(token === undefined ? {} : { thoughtSignature: token }) };
+    }
+    const token = writeCallSignature(part.signature, part.origin ?? origin);
+    return { functionCall: { id: part.id, name: part.name, args: parseVendorArguments(part.arguments) }, ...(token === undefined ? {} : { thoughtSignature: token }) };
+  });
 }
 
 /** Writes a canonical answer as a generate-content response. */
 export function encodeGeminiResponse(response: CanonicalResponse, meta: ResponseMeta): unknown {
-  const parts = writeGeminiParts(response.content);
+  const parts = writeGeminiParts(response.content, meta.origin);
   return {
     candidates: [{
       content: { parts: parts.length > 0 ? parts : [{ text: '' }], role: 'model' },

@@ -6,6 +6,8 @@ import { mergeUsage } from '../canonical.ts';
 import type { ResponseMeta, StreamDecoder, StreamEncoder } from '../adapter.ts';
 import { isRecord, parseVendorArguments } from '../helpers.ts';
 import { GatewayError } from '../../errors.ts';
+import { wrapSignature } from '../reasoning-signature.ts';
+import { writeCallSignature } from '../reasoning-parts.ts';
 import { decodeGeminiError, readGeminiFinish, readGeminiParts, readGeminiUsage, writeGeminiFinish, writeGeminiUsage } from './response.ts';
 
 /**
@@ -34,8 +36,13 @@ export function createGeminiStreamDecoder(): StreamDecoder {
           out.push({ type: 'text', text: part.text });
           continue;
         }
+        if (part.type === 'reasoning') {
+          if (part.text) out.push({ type: 'reasoning', text: part.text });
+          if (part.signature) out.push({ type: 'reasoning_signature', signature: part.signature });
+          continue;
+        }
         const index = tools++;
-        out.push({ type: 'tool_call_start', index, id: part.id, name: part.name });
+        out.push({ type: 'tool_call_start', index, id: part.id, name: part.name, ...(part.signature ? { signature: part.signature } : {}) });
         out.push({ type: 'tool_call_delta', index, arguments: part.arguments });
       }
       if (candidate?.finishReason) {
@@ -66,12 +73,13 @@ function parseChunk(data: string): Record<string, any> {
  * Encodes a generate-content stream for the client, CRLF-framed like the protocol's own. Function calls
  * are sent whole once their arguments are complete (at the next text, or at the end), each in its own
  * chunk; their argument fragments are kept per call index, so interleaved fragments still assemble.
- * One chunk is held back so that the last chunk carries the last content together with `finishReason`
+ * Thoughts are thought parts; a signature is a thought part of its own carrying `thoughtSignature` (a
+ * call's signature rides on its function call part). One chunk is held back so that the last chunk carries the last content together with `finishReason`
  * and the final `usageMetadata`.
  */
 export function createGeminiStreamEncoder(meta: ResponseMeta): StreamEncoder {
   let held: unknown[] | undefined;
-  const tools = new Map<number, { id: string; name: string; args: string }>();
+  const tools = new Map<number, { id: string; name: string; args: string; signature?: string }>();
   let usage: CanonicalUsage = {};
   let finish: FinishReason | undefined;
 
@@ -92,7 +100,8 @@ export function createGeminiStreamEncoder(meta: ResponseMeta): StreamEncoder {
   const flushTools = (): string => {
     let text = '';
     for (const tool of tools.values()) {
-      text += hold([{ functionCall: { id: tool.id, name: tool.name, args: parseVendorArguments(tool.args) } }]);
+      const signature = tool.signature === undefined ? {} : { thoughtSignature: tool.signature };
+      text += hold([{ functionCall: { id: tool.id, name: tool.name, args: parseVendorArguments(tool.args) }, ...signature }]);
     }
     tools.clear();
     return text;
@@ -103,8 +112,14 @@ export function createGeminiStreamEncoder(meta: ResponseMeta): StreamEncoder {
       switch (event.type) {
         case 'text':
           return flushTools() + hold([{ text: event.text }]);
+        case 'reasoning':
+          return flushTools() + hold([{ text: event.text, thought: true }]);
+        case 'reasoning_signature':
+          return flushTools() + hold([{ text: '', thought: true, thoughtSignature: wrapSignature({ origin: event.origin ?? meta.origin, signature: event.signature }) }]);
+        case 'reasoning_redacted':
+          return flushTools() + hold([{ text: '', thought: true, thoughtSignature: wrapSignature({ origin: event.origin ?? meta.origin, redacted: event.data }) }]);
         case 'tool_call_start':
-          tools.set(event.index, { id: event.id, name: event.name, args: '' });
+          tools.set(event.index, { id: event.id, name: event.name, args: '', signature: writeCallSignature(event.signature, event.origin ?? meta.origin) });
           return '';
         case 'tool_call_delta': {
           const tool = tools.get(event.index);

@@ -4,6 +4,8 @@ import type { DecodeOptions } from '../adapter.ts';
 import { checkUnknownFields, type FieldPolicy } from '../field-policy.ts';
 import { assertRecord, isRecord, readImageUrl } from '../helpers.ts';
 import { readCacheControl } from '../cache-control.ts';
+import { readReasoningEffort } from '../reasoning-budget.ts';
+import { readAssistantReasoning, readCallSignature } from './reasoning.ts';
 import {
   isAbsent, quoteValue, readContentField, readList, readName, readNumberField, readObject, readRequiredString, readRole, readStopField, readStringField,
 } from '../read-field.ts';
@@ -11,7 +13,7 @@ import {
 const KNOWN = new Set([
   'model', 'messages', 'tools', 'tool_choice', 'parallel_tool_calls', 'max_tokens', 'max_completion_tokens',
   'stop', 'temperature', 'top_p', 'n', 'stream', 'stream_options', 'user', 'response_format', 'seed',
-  'presence_penalty', 'frequency_penalty',
+  'presence_penalty', 'frequency_penalty', 'reasoning_effort',
 ]);
 const BOOKKEEPING = new Set(['metadata', 'store', 'service_tier', 'safety_identifier', 'prompt_cache_key']);
 /** Roles of the chat-completions protocol; `function` (deprecated) has no equivalent and is dropped. */
@@ -42,6 +44,7 @@ export function decodeOpenAIChatRequest(body: unknown, options: DecodeOptions): 
     seed: readNumberField(body.seed, 'seed'),
     responseFormat: readResponseFormat(body.response_format),
     user: readStringField(body.user, 'user'),
+    reasoning: readReasoningEffort(body.reasoning_effort, 'reasoning_effort', true),
     stream: options.stream ?? body.stream === true,
     includeUsage: isRecord(body.stream_options) && body.stream_options.include_usage === true,
   };
@@ -145,7 +148,7 @@ function readUserParts(content: string | unknown[], where: string, policy: Field
 }
 
 function readAssistantParts(message: Record<string, any>, where: string, policy: FieldPolicy): ContentPart[] {
-  const parts: ContentPart[] = [];
+  const parts: ContentPart[] = readAssistantReasoning(message, where);
   const content = readContentField(message.content, `${where}.content`, true);
   const text = (content === undefined ? '' : readText(content)) || (readStringField(message.refusal, `${where}.refusal`) ?? '');
   if (text) parts.push({ type: 'text', text });
@@ -163,6 +166,7 @@ function readAssistantParts(message: Record<string, any>, where: string, policy:
       id: readStringField(call.id, `${at}.id`) ?? '',
       name: readName(fn.name, `${at}.function.name`),
       arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
+      ...readCallSignature(call, at),
     });
   });
   if (message.function_call) policy.drop(`${where}.function_call`, 'use tool_calls');

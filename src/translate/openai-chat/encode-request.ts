@@ -4,11 +4,15 @@ import type { EncodeOptions, VendorCall } from '../adapter.ts';
 import type { FieldPolicy } from '../field-policy.ts';
 import { getImageUrl } from '../helpers.ts';
 import { dropCacheControl } from '../cache-control.ts';
+import { getReasoningEffort } from '../reasoning-budget.ts';
+import { writeCallExtra } from './reasoning.ts';
 
 /**
  * Builds the chat-completions call. The output limit is sent as `max_completion_tokens` (the current
  * name; the older `max_tokens` is refused by reasoning models). Streaming always asks for the final
- * usage chunk so the gateway can count tokens.
+ * usage chunk so the gateway can count tokens. Reasoning is asked by `reasoning_effort` (a budget becomes
+ * the smallest effort that covers it); earlier reasoning is not sent back (compatible vendors reject
+ * `reasoning_content` in input), only a tool call's own signature as `extra_content.google.thought_signature`.
  */
 export function encodeOpenAIChatRequest(request: CanonicalRequest, options: EncodeOptions): VendorCall {
   const { policy } = options;
@@ -26,6 +30,7 @@ export function encodeOpenAIChatRequest(request: CanonicalRequest, options: Enco
   if (request.frequencyPenalty !== undefined) body.frequency_penalty = request.frequencyPenalty;
   if (request.seed !== undefined) body.seed = request.seed;
   if (request.user !== undefined) body.user = request.user;
+  if (request.reasoning?.enabled) body.reasoning_effort = getReasoningEffort(request.reasoning, options.reasoningBudgets);
   dropCacheControl(request, policy);
   if (request.tools) {
     body.tools = request.tools.map((tool) => ({
@@ -65,7 +70,7 @@ function writeAssistant(message: CanonicalMessage): unknown {
   const calls = message.content.filter((part) => part.type === 'tool_call');
   const out: Record<string, unknown> = { role: 'assistant', content: text || null };
   if (calls.length > 0) {
-    out.tool_calls = calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+    out.tool_calls = calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments }, ...writeCallExtra(call.signature) }));
   }
   return out;
 }

@@ -8,6 +8,7 @@ import { createOpenAIChatStreamDecoder, createOpenAIChatStreamEncoder } from './
 /** Chat-completions requests, responses, streams and errors <-> canonical. */
 export const openAIChatAdapter: ChatAdapter = {
   fieldNames: {
+    reasoning: 'reasoning_effort',
     messages: 'messages',
     topK: 'top_k',
     seed: 'seed',

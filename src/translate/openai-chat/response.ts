@@ -1,9 +1,10 @@
 /** Chat-completions responses and errors <-> canonical. Shared usage and finish-reason mappings too. */
-import type { CanonicalResponse, CanonicalUsage, FinishReason, TextPart, ToolCallPart, VendorError } from '../canonical.ts';
+import type { AnswerPart, CanonicalResponse, CanonicalUsage, FinishReason, VendorError } from '../canonical.ts';
 import { getTotalTokens } from '../canonical.ts';
 import type { ResponseMeta } from '../adapter.ts';
 import { isRecord, readNumber, withIdPrefix } from '../helpers.ts';
 import { GatewayError } from '../../errors.ts';
+import { writeClientCallExtra, writeMessageReasoning } from './reasoning.ts';
 
 const FINISH_IN: Record<string, FinishReason> = {
   stop: 'stop',
@@ -46,6 +47,18 @@ export function writeOpenAIUsage(usage: CanonicalUsage): Record<string, unknown>
   };
 }
 
+/** A vendor's reasoning text on a message or delta: `reasoning_content`, or `reasoning` (some compatible servers). */
+export function readReasoningText(message: Record<string, any>): string {
+  if (typeof message.reasoning_content === 'string') return message.reasoning_content;
+  return typeof message.reasoning === 'string' ? message.reasoning : '';
+}
+
+/** A vendor's signature on a tool call (`extra_content.google.thought_signature`, Google's compatible mode). */
+export function readVendorCallSignature(call: Record<string, any>): string | undefined {
+  const value = isRecord(call.extra_content) && isRecord(call.extra_content.google) ? call.extra_content.google.thought_signature : undefined;
+  return typeof value === 'string' && value ? value : undefined;
+}
+
 /** Reads a chat-completions response (first choice) into the canonical shape. */
 export function decodeOpenAIChatResponse(body: unknown): CanonicalResponse {
   const choice = isRecord(body) && Array.isArray(body.choices) ? body.choices[0] : undefined;
@@ -53,13 +66,16 @@ export function decodeOpenAIChatResponse(body: unknown): CanonicalResponse {
     throw new GatewayError(502, 'upstream_invalid_response', 'The vendor answered with an unreadable chat completion.');
   }
   const message = choice.message;
-  const content: Array<TextPart | ToolCallPart> = [];
+  const content: AnswerPart[] = [];
+  const reasoning = readReasoningText(message);
+  if (reasoning) content.push({ type: 'reasoning', text: reasoning });
   const text = typeof message.content === 'string' ? message.content : typeof message.refusal === 'string' ? message.refusal : '';
   if (text) content.push({ type: 'text', text });
   if (Array.isArray(message.tool_calls)) {
     for (const call of message.tool_calls) {
       if (!isRecord(call) || !isRecord(call.function)) continue;
-      content.push({ type: 'tool_call', id: String(call.id ?? ''), name: String(call.function.name ?? ''), arguments: String(call.function.arguments ?? '') });
+      const signature = readVendorCallSignature(call);
+      content.push({ type: 'tool_call', id: String(call.id ?? ''), name: String(call.function.name ?? ''), arguments: String(call.function.arguments ?? ''), ...(signature ? { signature } : {}) });
     }
   }
   return {
@@ -76,8 +92,11 @@ export function encodeOpenAIChatResponse(response: CanonicalResponse, meta: Resp
   const text = response.content.filter((part) => part.type === 'text').map((part) => part.text).join('');
   const calls = response.content.filter((part) => part.type === 'tool_call');
   const message: Record<string, unknown> = { role: 'assistant', content: text || (calls.length > 0 ? null : ''), refusal: null };
+  writeMessageReasoning(message, response.content, meta.origin);
   if (calls.length > 0) {
-    message.tool_calls = calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+    message.tool_calls = calls.map((call) => ({
+      id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments }, ...writeClientCallExtra(call, meta.origin),
+    }));
   }
   return {
     id: withIdPrefix('chatcmpl-', meta.id),

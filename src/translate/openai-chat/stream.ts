@@ -1,11 +1,12 @@
 /** Chat-completions streams: vendor chunks -> canonical events, and canonical events -> client chunks. */
 import type { SseEvent } from '../../sse/parse.ts';
 import { formatSseEvent, formatSseJson } from '../../sse/write.ts';
-import type { CanonicalRequest, CanonicalUsage, StreamEvent } from '../canonical.ts';
+import type { CanonicalRequest, CanonicalUsage, ReasoningPart, StreamEvent } from '../canonical.ts';
 import { mergeUsage } from '../canonical.ts';
 import type { ResponseMeta, StreamDecoder, StreamEncoder } from '../adapter.ts';
 import { isRecord, withIdPrefix } from '../helpers.ts';
-import { decodeOpenAIError, readOpenAIFinish, readOpenAIUsage, writeOpenAIFinish, writeOpenAIUsage } from './response.ts';
+import { decodeOpenAIError, readOpenAIFinish, readOpenAIUsage, readReasoningText, readVendorCallSignature, writeOpenAIFinish, writeOpenAIUsage } from './response.ts';
+import { writeClientCallExtra, writeThinkingBlock } from './reasoning.ts';
 import { GatewayError } from '../../errors.ts';
 
 /**
@@ -52,6 +53,8 @@ function parseChunk(data: string): Record<string, any> {
 
 function readChoice(choice: Record<string, any>, toolIndexes: Map<number, number>, out: StreamEvent[]): void {
   const delta = isRecord(choice.delta) ? choice.delta : {};
+  const reasoning = readReasoningText(delta);
+  if (reasoning) out.push({ type: 'reasoning', text: reasoning });
   const text = typeof delta.content === 'string' ? delta.content : typeof delta.refusal === 'string' ? delta.refusal : '';
   if (text) out.push({ type: 'text', text });
   if (Array.isArray(delta.tool_calls)) {
@@ -62,7 +65,8 @@ function readChoice(choice: Record<string, any>, toolIndexes: Map<number, number
       if (index === undefined) {
         index = toolIndexes.size;
         toolIndexes.set(vendorIndex, index);
-        out.push({ type: 'tool_call_start', index, id: String(call.id ?? ''), name: String(call.function?.name ?? '') });
+        const signature = readVendorCallSignature(call);
+        out.push({ type: 'tool_call_start', index, id: String(call.id ?? ''), name: String(call.function?.name ?? ''), ...(signature ? { signature } : {}) });
       }
       const args = call.function?.arguments;
       if (typeof args === 'string' && args) out.push({ type: 'tool_call_delta', index, arguments: args });
@@ -74,7 +78,9 @@ function readChoice(choice: Record<string, any>, toolIndexes: Map<number, number
 /**
  * Encodes a chat-completions stream for the client: a role chunk, content and `tool_calls[index]`
  * deltas, a finish chunk, then (when the client set `stream_options.include_usage`) a usage chunk with
- * empty `choices`, and `data: [DONE]`.
+ * empty `choices`, and `data: [DONE]`. Reasoning text goes in `reasoning_content` deltas; at each
+ * signature (or redacted block) a delta carries the whole `thinking_blocks` list so far (the SDK keeps
+ * the last value of a field it does not know); a call's signature token comes whole in its first delta.
  */
 export function createOpenAIChatStreamEncoder(meta: ResponseMeta, request: CanonicalRequest): StreamEncoder {
   const id = withIdPrefix('chatcmpl-', meta.id);
@@ -88,6 +94,14 @@ export function createOpenAIChatStreamEncoder(meta: ResponseMeta, request: Canon
     `${head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}\n\n`;
   // The most frequent chunk, { content } as JSON.stringify writes it.
   const textChunk = (text: string): string => `${head}{"content":${JSON.stringify(text)}},"logprobs":null,"finish_reason":null}]}\n\n`;
+  const blocks: Array<Record<string, unknown>> = [];
+  let thinking = '';
+  const addBlock = (part: ReasoningPart): string => {
+    const block = writeThinkingBlock({ ...part, text: thinking }, meta.origin);
+    thinking = '';
+    if (block) blocks.push(block);
+    return start() + chunk({ thinking_blocks: blocks });
+  };
   const start = (): string => {
     if (started) return '';
     started = true;
@@ -100,8 +114,17 @@ export function createOpenAIChatStreamEncoder(meta: ResponseMeta, request: Canon
           return start();
         case 'text':
           return start() + textChunk(event.text);
-        case 'tool_call_start':
-          return start() + chunk({ tool_calls: [{ index: event.index, id: event.id, type: 'function', function: { name: event.name, arguments: '' } }] });
+        case 'reasoning':
+          thinking += event.text;
+          return start() + chunk({ reasoning_content: event.text });
+        case 'reasoning_signature':
+          return addBlock({ type: 'reasoning', text: '', signature: event.signature, ...(event.origin ? { origin: event.origin } : {}) });
+        case 'reasoning_redacted':
+          return addBlock({ type: 'reasoning', text: '', redacted: event.data, ...(event.origin ? { origin: event.origin } : {}) });
+        case 'tool_call_start': {
+          const call = { index: event.index, id: event.id, type: 'function', function: { name: event.name, arguments: '' }, ...writeClientCallExtra(event, meta.origin) };
+          return start() + chunk({ tool_calls: [call] });
+        }
         case 'tool_call_delta':
           return start() + chunk({ tool_calls: [{ index: event.index, function: { arguments: event.arguments } }] });
         case 'finish':

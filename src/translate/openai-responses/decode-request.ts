@@ -8,11 +8,15 @@ import {
   createFieldError, isAbsent, quoteValue, readContentField, readList, readName, readNumberField, readObject, readOptionalObject,
   readRequiredString, readRole, readStringField,
 } from '../read-field.ts';
+import { bindCallSignatures, readReasoningPart } from '../reasoning-parts.ts';
+import { readReasoningEffort } from '../reasoning-budget.ts';
 
 const KNOWN = new Set([
   'model', 'input', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'max_output_tokens',
-  'temperature', 'top_p', 'stream', 'text', 'user', 'store',
+  'temperature', 'top_p', 'stream', 'text', 'user', 'store', 'reasoning', 'include',
 ]);
+/** `include` values served: reasoning items always carry their `encrypted_content` here. */
+const SERVED_INCLUDES = new Set(['reasoning.encrypted_content']);
 const BOOKKEEPING = new Set(['metadata', 'service_tier', 'truncation', 'safety_identifier', 'prompt_cache_key', 'stream_options']);
 /** Fields that need response state kept by the vendor (answered 400 here: translated vendors keep none). */
 const STATEFUL = ['previous_response_id', 'conversation', 'background', 'prompt'] as const;
@@ -30,6 +34,7 @@ export function decodeResponsesRequest(body: unknown, options: DecodeOptions): C
   if (body.store === true) rejectStateful('store');
   const { policy } = options;
   checkUnknownFields(body, KNOWN, BOOKKEEPING, policy);
+  if ((readList(body.include, 'include') ?? []).some((value) => !SERVED_INCLUDES.has(value as string))) policy.drop('include');
   const instructions = readStringField(body.instructions, 'instructions');
   const system: string[] = instructions ? [instructions] : [];
   const messages = readInput(body.input, system, policy);
@@ -46,6 +51,7 @@ export function decodeResponsesRequest(body: unknown, options: DecodeOptions): C
     topP: readNumberField(body.top_p, 'top_p'),
     responseFormat: readFormat(text.format),
     user: readStringField(body.user, 'user'),
+    reasoning: readReasoning(readOptionalObject(body.reasoning, 'reasoning')),
     stream: options.stream ?? body.stream === true,
     includeUsage: false,
   };
@@ -80,12 +86,23 @@ function readInput(input: unknown, system: string[], policy: FieldPolicy): Canon
     } else if (type === 'item_reference') {
       rejectStateful(`${at}.item_reference`);
     } else if (type === 'reasoning') {
-      policy.ignore(at);
+      const summary = (readList(item.summary, `${at}.summary`) ?? []).map((part, k) => readStringField(readObject(part, `${at}.summary[${k}]`).text, `${at}.summary[${k}].text`) ?? '');
+      const part = readReasoningPart(summary.join('\n\n'), readStringField(item.encrypted_content, `${at}.encrypted_content`));
+      if (part.text || part.signature !== undefined || part.redacted !== undefined) push('assistant', [part]);
     } else {
       policy.drop(at, `${quoteValue(type)} items have no equivalent`);
     }
   });
+  for (const message of messages) if (message.role === 'assistant') message.content = bindCallSignatures(message.content);
   return messages;
+}
+
+/** `reasoning: {effort, summary}`: the effort (`none`: off), and a summary asked for = thinking text back. */
+function readReasoning(reasoning: Record<string, any> | undefined): CanonicalRequest['reasoning'] {
+  if (!reasoning) return undefined;
+  const summary = reasoning.summary ?? reasoning.generate_summary;
+  const include = summary !== undefined && summary !== null && summary !== 'none';
+  return readReasoningEffort(reasoning.effort, 'reasoning.effort', include) ?? (include ? { enabled: true, include } : undefined);
 }
 
 function readContent(content: string | unknown[], at: string, policy: FieldPolicy): ContentPart[] {

@@ -7,6 +7,7 @@ import { createResponsesStreamEncoder } from './stream.ts';
 /** Responses-style requests, responses and streams <-> canonical (client side only). */
 export const responsesAdapter: ClientAdapter = {
   fieldNames: {
+    reasoning: 'reasoning.effort',
     messages: 'input',
     responseFormat: 'text.format',
     parallelToolCalls: 'parallel_tool_calls',

@@ -3,6 +3,7 @@ import type { CanonicalRequest, CanonicalResponse, CanonicalUsage, FinishReason 
 import { getTotalTokens } from '../canonical.ts';
 import type { ResponseMeta } from '../adapter.ts';
 import { withIdPrefix } from '../helpers.ts';
+import { writeCallSignature, writeReasoningToken } from '../reasoning-parts.ts';
 
 /** A responses-style output item (message or function call). */
 export type OutputItem = Record<string, any>;
@@ -49,7 +50,7 @@ export function createResponseObject(
     output,
     parallel_tool_calls: request.parallelToolCalls ?? true,
     previous_response_id: meta.previousResponseId ?? null,
-    reasoning: { effort: null, summary: null },
+    reasoning: { effort: request.reasoning?.enabled ? request.reasoning.effort ?? null : null, summary: request.reasoning?.include ? 'auto' : null },
     store: meta.store ?? false,
     temperature: request.temperature ?? null,
     text: { format: { type: request.responseFormat?.type ?? 'text' } },
@@ -79,6 +80,21 @@ export function createFunctionCallItem(id: string, callId: string, name: string,
   return { id, type: 'function_call', status, call_id: callId, name, arguments: args };
 }
 
+/**
+ * A reasoning item: summary text (none while in progress) and, when there is a signature or redacted
+ * thinking, the gateway's token as `encrypted_content` (always: the client need not ask with `include`).
+ */
+export function createReasoningItem(id: string, text?: string, token?: string): OutputItem {
+  const item: OutputItem = { id, type: 'reasoning', summary: text ? [createSummaryPart(text)] : [] };
+  if (token !== undefined) item.encrypted_content = token;
+  return item;
+}
+
+/** A `summary_text` part. */
+export function createSummaryPart(text: string): Record<string, unknown> {
+  return { type: 'summary_text', text };
+}
+
 /** Writes a canonical answer as a responses-style response (text runs become message items). */
 export function encodeResponsesResponse(response: CanonicalResponse, meta: ResponseMeta, request: CanonicalRequest): unknown {
   const output: OutputItem[] = [];
@@ -89,8 +105,13 @@ export function encodeResponsesResponse(response: CanonicalResponse, meta: Respo
   };
   for (const part of response.content) {
     if (part.type === 'text') text = (text ?? '') + part.text;
-    else {
+    else if (part.type === 'reasoning') {
       flush();
+      output.push(createReasoningItem(withIdPrefix('rs_', `${meta.id}_${output.length}`), part.text, writeReasoningToken(part, meta.origin)));
+    } else {
+      flush();
+      const token = writeCallSignature(part.signature, part.origin ?? meta.origin, part.id);
+      if (token !== undefined) output.push(createReasoningItem(withIdPrefix('rs_', `${meta.id}_${output.length}`), undefined, token));
       output.push(createFunctionCallItem(withIdPrefix('fc_', `${meta.id}_${output.length}`), part.id, part.name, part.arguments));
     }
   }

@@ -4,18 +4,26 @@ import type { CanonicalRequest, CanonicalUsage, FinishReason } from '../canonica
 import { mergeUsage } from '../canonical.ts';
 import type { ResponseMeta, StreamEncoder } from '../adapter.ts';
 import { withIdPrefix } from '../helpers.ts';
-import { createFunctionCallItem, createMessageItem, createResponseObject, createTextPart, getResponseStatus, type OutputItem } from './response.ts';
+import {
+  createFunctionCallItem, createMessageItem, createReasoningItem, createResponseObject, createSummaryPart, createTextPart, getResponseStatus, type OutputItem,
+} from './response.ts';
+import { wrapSignature } from '../reasoning-signature.ts';
+import { writeCallSignature } from '../reasoning-parts.ts';
 
 interface OpenItem {
   outputIndex: number;
   item: OutputItem;
   text: string;
+  /** A reasoning item's token (`encrypted_content`). */
+  token?: string;
 }
 
 /**
  * Encodes a responses-style stream: `response.created`, `response.in_progress`, then per output item
  * `output_item.added` (+ `content_part.added` for a message), `output_text.delta` or
- * `function_call_arguments.delta`, the matching `.done` events and `output_item.done`, and finally
+ * `function_call_arguments.delta` (a reasoning item: `reasoning_summary_part.added`,
+ * `reasoning_summary_text.delta`; its signature token, once known, in the item's `encrypted_content`;
+ * a call's signature in a reasoning item of its own before the call), the matching `.done` events and `output_item.done`, and finally
  * `response.completed` (or `response.incomplete`) with the whole response and usage. Every event has
  * its `event:` line and a monotonic `sequence_number`.
  */
@@ -48,6 +56,13 @@ export function createResponsesStreamEncoder(meta: ResponseMeta, request: Canoni
     current = undefined;
     const { item, outputIndex } = open;
     const at = { item_id: item.id, output_index: outputIndex };
+    if (item.type === 'reasoning') {
+      const done = createReasoningItem(item.id, open.text, open.token);
+      output[outputIndex] = done;
+      const summary = !open.text ? '' : send('response.reasoning_summary_text.done', { ...at, summary_index: 0, text: open.text })
+        + send('response.reasoning_summary_part.done', { ...at, summary_index: 0, part: createSummaryPart(open.text) });
+      return summary + send('response.output_item.done', { output_index: outputIndex, item: done });
+    }
     if (item.type === 'message') {
       const done = createMessageItem(item.id, open.text);
       output[outputIndex] = done;
@@ -61,9 +76,35 @@ export function createResponsesStreamEncoder(meta: ResponseMeta, request: Canoni
       + send('response.output_item.done', { output_index: outputIndex, item: done });
   };
 
+  /** Opens a reasoning item (closing the open item) unless one is open and takes `more`. */
+  const openReasoning = (more: boolean): string => {
+    if (current?.item.type === 'reasoning' && current.token === undefined && more) return '';
+    const head = start() + close();
+    current = add(createReasoningItem(withIdPrefix('rs_', `${meta.id}_${output.length}`)));
+    return head + send('response.output_item.added', { output_index: current.outputIndex, item: current.item });
+  };
+  /** Seals the open reasoning item with a token and closes it. */
+  const seal = (token: string): string => {
+    const head = openReasoning(true);
+    current!.token = token;
+    return head + close();
+  };
+
   return {
     encode(event) {
       switch (event.type) {
+        case 'reasoning': {
+          const head = openReasoning(true);
+          const open = current!;
+          const at = { item_id: open.item.id, output_index: open.outputIndex, summary_index: 0 };
+          const added = open.text ? '' : send('response.reasoning_summary_part.added', { ...at, part: createSummaryPart('') });
+          open.text += event.text;
+          return head + added + send('response.reasoning_summary_text.delta', { ...at, delta: event.text });
+        }
+        case 'reasoning_signature':
+          return seal(wrapSignature({ origin: event.origin ?? meta.origin, signature: event.signature }));
+        case 'reasoning_redacted':
+          return openReasoning(false) + seal(wrapSignature({ origin: event.origin ?? meta.origin, redacted: event.data }));
         case 'usage':
           usage = mergeUsage(usage, event.usage);
           return '';
@@ -83,7 +124,8 @@ export function createResponsesStreamEncoder(meta: ResponseMeta, request: Canoni
           return head + send('response.output_text.delta', { item_id: current.item.id, output_index: current.outputIndex, content_index: 0, delta: event.text, logprobs: [] });
         }
         case 'tool_call_start': {
-          const head = start() + close();
+          const token = writeCallSignature(event.signature, event.origin ?? meta.origin, event.id);
+          const head = (token === undefined ? start() + close() : openReasoning(false) + seal(token));
           current = add(createFunctionCallItem(withIdPrefix('fc_', `${meta.id}_${output.length}`), event.id, event.name, '', 'in_progress'));
           tools.set(event.index, current);
           return head + send('response.output_item.added', { output_index: current.outputIndex, item: current.item });

@@ -6,12 +6,13 @@ import type { ServerResponse } from 'node:http';
 import { sendJson, readJson, startSimServer, type SimRequest } from '../../../simulators/sim-server.ts';
 import { createIdMaker, isObject } from '../../../simulators/text.ts';
 import type { Simulator, SimulatorOptions } from '../../../simulators/types.ts';
+import { SIMULATOR_KEY_ID } from '../../../simulators/keys.ts';
 import { planConverseReply } from './plan-reply.ts';
 import { verifyBedrockAuth, type BedrockSimCredentials } from './verify-auth.ts';
 import { createConverseResponse, createConverseStream, encodeStreamMessage } from './write-converse.ts';
 
 /** The access key id the simulator accepts unless started with another (its secret is the simulator key). */
-export const BEDROCK_SIM_ACCESS_KEY_ID = 'AKIAGATEWAYSIMULATOR';
+export const BEDROCK_SIM_ACCESS_KEY_ID = SIMULATOR_KEY_ID;
 
 /**
  * A simulated Bedrock; `failStreamNext` makes the next stream end in a Bedrock exception (lowerCamel name,

@@ -1,6 +1,5 @@
-import { decodeAnthropicError, readAnthropicUsage } from '../translate/anthropic/response.ts';
-import type { ProtocolAdapter } from './types.ts';
-import type { Usage } from '../runtime/types.ts';
+import { decodeAnthropicError, readAnthropicUsage } from '../../translate/anthropic/response.ts';
+import type { ProtocolAdapter, Usage } from '../types.ts';
 
 /**
  * Reads Anthropic usage from a message, `message_start` (`message.usage`) or `message_delta` (`usage`) with

@@ -1,6 +1,5 @@
-import { decodeGeminiError, readGeminiUsage } from '../translate/gemini/response.ts';
-import type { ProtocolAdapter } from './types.ts';
-import type { Usage } from '../runtime/types.ts';
+import { decodeGeminiError, readGeminiUsage } from '../../translate/gemini/response.ts';
+import type { ProtocolAdapter, Usage } from '../types.ts';
 
 /**
  * Reads Gemini `usageMetadata` (every stream chunk carries it; the last one holds the final counts) with the

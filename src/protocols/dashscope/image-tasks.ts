@@ -1,9 +1,7 @@
-import type { VendorEntry } from '../config/types.ts';
-import { GatewayError } from '../errors.ts';
-import type { ImageDatum, ImageTaskProtocol, ImageTaskState } from '../images/types.ts';
-import type { Usage } from '../runtime/types.ts';
-import { deleteAt, getAt, isJsonObject, readPath, setAt, type JsonObject } from '../transforms/path.ts';
-import type { ProtocolAdapter } from './types.ts';
+import type { VendorEntry } from '../../config/types.ts';
+import { GatewayError } from '../../errors.ts';
+import { deleteAt, getAt, isJsonObject, readPath, setAt, type JsonObject } from '../../transforms/path.ts';
+import type { ImageDatum, ImageTaskProtocol, ImageTaskState } from '../types.ts';
 
 /** Where Wan text-to-image tasks are created and looked up (relative to `.../api/v1`). */
 const CREATE_PATH = '/services/aigc/text2image/image-synthesis';
@@ -14,29 +12,6 @@ const RUNNING_STATES = new Set(['PENDING', 'RUNNING', 'SUSPENDED']);
 const INPUT_NEGATIVE_PROMPT = readPath('input.negative_prompt');
 const PARAMETERS_NEGATIVE_PROMPT = readPath('parameters.negative_prompt');
 const OUTPUT_TASK_ID = readPath('output.task_id');
-
-/** Reads DashScope usage (`usage.input_tokens`/`output_tokens`/`total_tokens`; image tasks report none). */
-function readUsage(json: any): Usage | undefined {
-  const usage = json?.usage;
-  if (!isJsonObject(usage) || (usage.input_tokens === undefined && usage.output_tokens === undefined)) return undefined;
-  const input = usage.input_tokens as number | undefined;
-  const output = usage.output_tokens as number | undefined;
-  return { inputTokens: input, outputTokens: output, totalTokens: (usage.total_tokens as number | undefined) ?? (input ?? 0) + (output ?? 0) };
-}
-
-/** DashScope's native protocol: flat `{code, message, request_id}` errors; images via `dashscopeImageTasks`. */
-export const dashscopeAdapter: ProtocolAdapter = {
-  protocol: 'dashscope',
-  passthrough: {},
-  requestHeaders: [],
-  readUsage,
-  usageFields: ['usage'],
-  readError(status, body) {
-    const known = isJsonObject(body) && typeof body.code === 'string';
-    const message = known ? String(body.message ?? '') : `The vendor answered HTTP ${status}.`;
-    return { status, type: known ? String(body.code) : 'upstream_error', message, authFailure: status === 401 || status === 403 };
-  },
-};
 
 /** The spec's shape B puts `negative_prompt` in `parameters`; Wan reads it from `input`. */
 export function toDashScopeImageBody(body: JsonObject): JsonObject {

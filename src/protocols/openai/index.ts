@@ -1,6 +1,5 @@
-import { decodeOpenAIError } from '../translate/openai-chat/response.ts';
-import type { ProtocolAdapter } from './types.ts';
-import type { Usage } from '../runtime/types.ts';
+import { decodeOpenAIError } from '../../translate/openai-chat/response.ts';
+import type { ProtocolAdapter, Usage } from '../types.ts';
 
 /** Reads OpenAI usage: chat/completions/embeddings (`prompt_tokens`...) and responses (`input_tokens`...). */
 function readUsage(json: any): Usage | undefined {
@@ -27,6 +26,9 @@ export const openaiAdapter: ProtocolAdapter = {
     chat: { method: 'POST', path: '/chat/completions', model: 'body' },
     responses: { method: 'POST', path: '/responses', model: 'body' },
     'responses-compact': { method: 'POST', path: '/responses/compact', model: 'body' },
+    'responses-get': { method: 'GET', path: '/responses/{response_id}', model: 'none' },
+    'responses-delete': { method: 'DELETE', path: '/responses/{response_id}', model: 'none' },
+    'responses-input-items': { method: 'GET', path: '/responses/{response_id}/input_items', model: 'none' },
     completions: { method: 'POST', path: '/completions', model: 'body' },
     embeddings: { method: 'POST', path: '/embeddings', model: 'body' },
     rerank: { method: 'POST', path: '/rerank', model: 'body' },

@@ -1,0 +1,27 @@
+import { isJsonObject } from '../../transforms/path.ts';
+import type { ProtocolAdapter, Usage } from '../types.ts';
+import { dashscopeImageTasks } from './image-tasks.ts';
+
+/** Reads DashScope usage (`usage.input_tokens`/`output_tokens`/`total_tokens`; image tasks report none). */
+function readUsage(json: any): Usage | undefined {
+  const usage = json?.usage;
+  if (!isJsonObject(usage) || (usage.input_tokens === undefined && usage.output_tokens === undefined)) return undefined;
+  const input = usage.input_tokens as number | undefined;
+  const output = usage.output_tokens as number | undefined;
+  return { inputTokens: input, outputTokens: output, totalTokens: (usage.total_tokens as number | undefined) ?? (input ?? 0) + (output ?? 0) };
+}
+
+/** DashScope's native protocol: flat `{code, message, request_id}` errors; images through asynchronous tasks. */
+export const dashscopeAdapter: ProtocolAdapter = {
+  protocol: 'dashscope',
+  passthrough: {},
+  requestHeaders: [],
+  readUsage,
+  usageFields: ['usage'],
+  readError(status, body) {
+    const known = isJsonObject(body) && typeof body.code === 'string';
+    const message = known ? String(body.message ?? '') : `The vendor answered HTTP ${status}.`;
+    return { status, type: known ? String(body.code) : 'upstream_error', message, authFailure: status === 401 || status === 403 };
+  },
+  imageTasks: dashscopeImageTasks,
+};

@@ -1,0 +1,48 @@
+/** Reading reasoning a client sent back (shared by the client adapters; see reasoning-signature.ts). */
+import type { ContentPart, ReasoningPart } from './canonical.ts';
+import { readSignature, wrapSignature } from './reasoning-signature.ts';
+
+/**
+ * A reasoning part from a client's thinking `text` and the token it echoed (`value`): the token's
+ * signature or redacted data with its origin. `redacted`: the value is redacted thinking.
+ */
+export function readReasoningPart(text: string, value: string | undefined, redacted = false): ReasoningPart {
+  const part: ReasoningPart = { type: 'reasoning', text };
+  if (!value) return part;
+  const token = readSignature(value);
+  if (token.signature !== undefined && !redacted) part.signature = token.signature;
+  if (token.redacted !== undefined || (redacted && token.signature !== undefined)) part.redacted = token.redacted ?? token.signature;
+  if (token.origin !== undefined) part.origin = token.origin;
+  if (token.callId !== undefined) part.callId = token.callId;
+  return part;
+}
+
+/**
+ * Moves the signatures that belong to a tool call (a token with a call id, carried in a reasoning
+ * block by styles with no field on the call) onto that call; other parts are kept in order.
+ */
+export function bindCallSignatures(parts: ContentPart[]): ContentPart[] {
+  const bound = new Map<string, ReasoningPart>();
+  for (const part of parts) if (part.type === 'reasoning' && part.callId !== undefined) bound.set(part.callId, part);
+  if (bound.size === 0) return parts;
+  const out: ContentPart[] = [];
+  for (const part of parts) {
+    if (part.type === 'reasoning' && part.callId !== undefined) continue;
+    const own = part.type === 'tool_call' ? bound.get(part.id) : undefined;
+    if (part.type === 'tool_call' && own?.signature !== undefined) {
+      out.push({ ...part, signature: own.signature, ...(own.origin === undefined ? {} : { origin: own.origin }) });
+    } else out.push(part);
+  }
+  return out;
+}
+
+/** The token a client receives for a tool call's signature (absent: the call has none). */
+export function writeCallSignature(signature: string | undefined, origin: string | undefined, callId?: string): string | undefined {
+  return signature === undefined ? undefined : wrapSignature({ origin, signature, callId });
+}
+
+/** The token a client receives for a reasoning part's signature or redacted data (absent: neither). */
+export function writeReasoningToken(part: ReasoningPart, origin: string | undefined): string | undefined {
+  if (part.signature === undefined && part.redacted === undefined) return undefined;
+  return wrapSignature({ origin: part.origin ?? origin, signature: part.signature, redacted: part.redacted });
+}

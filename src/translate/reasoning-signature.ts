@@ -1,0 +1,83 @@
+/**
+ * Reasoning signatures on their way through clients. A vendor's signature (a messages `thinking`
+ * block's `signature`, `redacted_thinking` data, a generate-content `thoughtSignature`) only verifies
+ * at the target that made it, so the gateway hands it to clients wrapped in a token that also names
+ * that target: `gwr1.` + base64url of `{o: origin, s: signature, r: redacted data, c: tool call id}`.
+ * Clients send the token back unchanged (it sits in fields they echo: see the README's "Reasoning");
+ * the decoders unwrap it, and {@link stripForeignReasoning} removes what the next target cannot verify.
+ * A value without the prefix (an answer passed through untranslated) has no known origin: it is kept
+ * only when the client's style is the target's own protocol.
+ */
+import type { CanonicalRequest, ContentPart } from './canonical.ts';
+
+const PREFIX = 'gwr1.';
+
+/** What a token carries. */
+export interface SignatureToken {
+  origin?: string;
+  signature?: string;
+  redacted?: string;
+  /** The tool call the signature belongs to (a responses `reasoning` item placed before its call). */
+  callId?: string;
+}
+
+/** The token of a signature made by `origin` (a value that is already a token is returned as is). */
+export function wrapSignature(token: SignatureToken): string {
+  const value = token.signature ?? token.redacted;
+  if (value !== undefined && value.startsWith(PREFIX)) return value;
+  const packed: Record<string, string> = {};
+  if (token.origin !== undefined) packed.o = token.origin;
+  if (token.signature !== undefined) packed.s = token.signature;
+  if (token.redacted !== undefined) packed.r = token.redacted;
+  if (token.callId !== undefined) packed.c = token.callId;
+  return PREFIX + Buffer.from(JSON.stringify(packed)).toString('base64url');
+}
+
+/** Reads a value a client sent back: a token, or a bare vendor signature (origin unknown). */
+export function readSignature(value: string): SignatureToken {
+  if (!value.startsWith(PREFIX)) return { signature: value };
+  let packed: unknown;
+  try {
+    packed = JSON.parse(Buffer.from(value.slice(PREFIX.length), 'base64url').toString('utf8'));
+  } catch {
+    return {};
+  }
+  if (typeof packed !== 'object' || packed === null) return {};
+  const fields = packed as Record<string, unknown>;
+  const read = (key: string): string | undefined => (typeof fields[key] === 'string' ? (fields[key] as string) : undefined);
+  return { origin: read('o'), signature: read('s'), redacted: read('r'), callId: read('c') };
+}
+
+/** `<protocol>:<vendor name>`: the target a signature belongs to. */
+export function getSignatureOrigin(protocol: string, vendor: string): string {
+  return `${protocol}:${vendor}`;
+}
+
+/**
+ * The request without signatures the target `origin` did not make: reasoning parts carrying a foreign
+ * signature or redacted data are removed, foreign tool call signatures dropped. `native`: the client's
+ * style is the target's protocol, so a signature of unknown origin is kept.
+ */
+export function stripForeignReasoning(request: CanonicalRequest, origin: string, native: boolean): CanonicalRequest {
+  const own = (from: string | undefined): boolean => (from === undefined ? native : from === origin);
+  let changed = false;
+  const messages = request.messages.map((message) => {
+    if (message.role !== 'assistant') return message;
+    const content: ContentPart[] = [];
+    for (const part of message.content) {
+      if (part.type === 'reasoning' && (part.signature !== undefined || part.redacted !== undefined) && !own(part.origin)) {
+        changed = true;
+        continue;
+      }
+      if (part.type === 'tool_call' && part.signature !== undefined && !own(part.origin)) {
+        changed = true;
+        const { signature: _signature, origin: _origin, ...rest } = part;
+        content.push(rest);
+        continue;
+      }
+      content.push(part);
+    }
+    return { ...message, content };
+  });
+  return changed ? { ...request, messages } : request;
+}
