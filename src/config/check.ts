@@ -3,8 +3,7 @@ import { Ajv, addFormats } from '../lib/ajv.ts';
 import gatewaySchema from '../../schemas/gateway.schema.json' with { type: 'json' };
 import { checkTransformOps } from '../transforms/index.ts';
 import { checkNativeRoutes } from './check-native.ts';
-import { getProtocolAdapter } from '../protocols/index.ts';
-import { OPERATIONS, type Protocol } from './types.ts';
+import { OPERATIONS } from './types.ts';
 import { parseDuration } from './units.ts';
 import type { LoadedConfig, Problem } from './load.ts';
 
@@ -63,15 +62,6 @@ function checkShape(loaded: LoadedConfig): Problem[] {
   });
 }
 
-/** Whether the protocol's adapter signs requests (a `sigv4` auth needs one that does). */
-function signsRequests(protocol: Protocol): boolean {
-  try {
-    return getProtocolAdapter(protocol).createSigner !== undefined;
-  } catch {
-    return false;
-  }
-}
-
 /** References between sections: vendors, models, transforms, schemas, routes. */
 function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): Problem[] {
   const config = loaded.value as any;
@@ -96,9 +86,6 @@ function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): 
     }
     if (vendor.responses?.state === 'vendor' && vendor.protocol !== 'openai') {
       report(['vendors', name, 'responses', 'state'], `only vendors of protocol openai keep Responses state (this one speaks ${vendor.protocol}): the gateway keeps it`);
-    }
-    if (vendor.auth?.sigv4 !== undefined && !signsRequests(vendor.protocol)) {
-      report(['vendors', name, 'auth', 'sigv4'], `protocol ${vendor.protocol} does not sign requests: sigv4 auth is for protocols that do (bedrock)`);
     }
     let url: URL | undefined;
     try {

@@ -27,7 +27,7 @@ describe('bedrock vendors in gateway.yaml', () => {
   });
 
   it.each([
-    ['sigv4 on a protocol that does not sign', `{ protocol: openai, base_url: https://x.example, auth: ${SIGV4} }`, /vendors\.aws\.auth\.sigv4: protocol openai does not sign requests/],
+    ['sigv4 on a protocol that does not sign', `{ protocol: openai, base_url: https://x.example, auth: ${SIGV4} }`, /vendors\.aws\.protocol: must be equal to constant/],
     ['a secret written in the file', '{ protocol: bedrock, base_url: https://x.example, auth: { sigv4: { access_key_id: AKIA123, secret_access_key: env:S } } }', /vendors\.aws\.auth.*sigv4\.access_key_id: "AKIA123" does not match/],
     ['a missing secret', '{ protocol: bedrock, base_url: https://x.example, auth: { sigv4: { access_key_id: env:I } } }', /secret_access_key/],
     ['a malformed region', '{ protocol: bedrock, base_url: https://x.example, region: "US East" }', /vendors\.aws\.region/],
