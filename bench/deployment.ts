@@ -49,6 +49,6 @@ export function describeDeployment(deployment: GatewayDeployment): string {
     ? `per-key limits on the bench key (rpm ${formatCount(deployment.limits.rpm)}, tpm ${formatCount(deployment.limits.tpm)}, ` +
       `concurrency ${formatCount(deployment.limits.concurrency)}: never reached, so usage is read and charged on every request)`
     : 'no limits';
-  const metrics = deployment.metrics ? 'metrics on (server.admin set: every request recorded by prom-client)' : 'metrics off';
+  const metrics = deployment.metrics ? 'metrics on (server.admin set: every request recorded in the metrics)' : 'metrics off';
   return `${log}; ${limits}; ${metrics}`;
 }

@@ -84,11 +84,14 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
     const { runWorkers } = await import('./workers.ts');
     let stopping = false;
     let reloads: Reloads | undefined;
+    let getConfig = () => loaded;
     if (cluster.isPrimary && options.config) {
       // Reloads compile once, here, and go to every worker.
       const { shareConfigWithWorkers } = await import('./reload/share-with-workers.ts');
       const onReload = config.server.admin ? (await import('./metrics/index.ts')).recordReload : undefined;
-      reloads = await startReloads({ file: options.config, watch: options.watch, logger, onReload, ...shareConfigWithWorkers(config) });
+      const shared = shareConfigWithWorkers(config);
+      getConfig = shared.getConfig;
+      reloads = await startReloads({ file: options.config, watch: options.watch, logger, onReload, ...shared });
     }
     const onStop = () => {
       stopping = true;
@@ -99,7 +102,7 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
       const { admin } = config.server;
       if (admin) {
         const { createClusterSources, startAdminListener } = await import('./admin/index.ts');
-        const sources = { ...createClusterSources(config, env, () => stopping), reloader: reloads?.reloader };
+        const sources = { ...createClusterSources(getConfig, env, () => stopping), reloader: reloads?.reloader };
         const listener = await startAdminListener(sources, admin.host, admin.port);
         logger.info(`admin listener on ${listener.url}`);
       }

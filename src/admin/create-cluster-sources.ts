@@ -11,16 +11,27 @@ function countWorkers(): number {
   return Object.values(cluster.workers ?? {}).filter((worker) => worker?.isConnected()).length;
 }
 
-/**
- * What the admin listener of a `--workers` primary reads: the sum of its workers' metrics, readiness
- * (at least one worker up, not stopping) and the admin keys of the config it started with.
- */
-export function createClusterSources(config: CompiledConfig, env: NodeJS.ProcessEnv, isStopping: () => boolean): AdminSources {
-  const admins: RuntimeKey[] = [];
+const adminKeys = new WeakMap<CompiledConfig, RuntimeKey[]>();
+
+/** The admin keys of a config with their secrets' digests (from `env`), listed once per config. */
+function listAdminKeys(config: CompiledConfig, env: NodeJS.ProcessEnv): RuntimeKey[] {
+  let admins = adminKeys.get(config);
+  if (admins) return admins;
+  admins = [];
   for (const key of config.keys) {
     const digest = key.admin ? readKeyDigest(key, env) : undefined;
     if (digest) admins.push({ config: key, digest, allows: () => false });
   }
+  adminKeys.set(config, admins);
+  return admins;
+}
+
+/**
+ * What the admin listener of a `--workers` primary reads: the sum of its workers' metrics (with the primary's
+ * own reload counts), readiness (at least one worker up, not stopping) and the admin keys of the config serving
+ * now (`getConfig`: the reloaded one after a reload, its secrets read again from `env`).
+ */
+export function createClusterSources(getConfig: () => CompiledConfig, env: NodeJS.ProcessEnv, isStopping: () => boolean): AdminSources {
   return {
     readMetrics: () => readClusterMetricsText(),
     readNotReady() {
@@ -29,7 +40,7 @@ export function createClusterSources(config: CompiledConfig, env: NodeJS.Process
       if (countWorkers() === 0) reasons.push('no worker is up');
       return reasons;
     },
-    findAdminKey: (presented) => findKeyByDigest(admins, presented)?.config.name,
+    findAdminKey: (presented) => findKeyByDigest(listAdminKeys(getConfig(), env), presented)?.config.name,
     readStatus: () => ({ pid: process.pid, uptimeSeconds: Math.round(process.uptime()), workers: countWorkers(), draining: isStopping() }),
   };
 }

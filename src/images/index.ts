@@ -1,5 +1,5 @@
 import { GatewayError } from '../errors.ts';
-import { defineFeatureHandler } from '../runtime/plan.ts';
+import type { HandlerSet } from '../runtime/dispatch-table.ts';
 import { sendJson } from '../runtime/respond.ts';
 import type { OpHandler } from '../runtime/types.ts';
 import { getImageBackend } from './backends.ts';
@@ -40,4 +40,5 @@ export const handleImageGeneration: OpHandler = async (call) => {
   sendJson(call.ctx, 200, { created: batch.created, data, ...batch.extras, ...usage });
 };
 
-defineFeatureHandler('images-generations', handleImageGeneration);
+/** Image generation, served the same way for every vendor protocol (the model's image options decide). */
+export const imageHandlers: HandlerSet = { features: { 'images-generations': handleImageGeneration } };

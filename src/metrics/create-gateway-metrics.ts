@@ -19,13 +19,15 @@ export interface GatewayMetrics {
 /**
  * Creates the metrics of one gateway in their own registry (a test process may run several gateways),
  * served together with the process-wide registry (reload outcomes). With node:cluster workers, each
- * worker answers the primary's aggregation requests from these registries.
+ * worker answers the primary's aggregation requests from its gateway's registry (the primary reloads, so
+ * the reload outcomes are the primary's own: readClusterMetricsText).
  */
 export function createGatewayMetrics(): GatewayMetrics {
   const registry = new Registry();
   let sources: GaugeSources | undefined;
   const record = createUsageRecorder(defineMetrics(registry), (model) => sources?.getSnapshot().models.has(model) ?? false);
-  const registries = [metricsRegistry, registry];
+  // A worker's reload counts stay 0 (its primary reloads): the primary adds its own to the sum.
+  const registries = cluster.isWorker ? [registry] : [metricsRegistry, registry];
   AggregatorRegistry.setRegistries(registries);
   // A worker answers the primary's requests for its metrics once an AggregatorRegistry exists.
   if (cluster.isWorker) new AggregatorRegistry();
@@ -47,8 +49,12 @@ export async function readMetricsText(registries: Registry[]): Promise<string> {
 
 let aggregator: AggregatorRegistry<PrometheusContentType> | undefined;
 
-/** In a node:cluster primary: the sum over every worker's metrics (counters and histograms added up). */
-export function readClusterMetricsText(): Promise<string> {
+/**
+ * In a node:cluster primary: its own metrics (reload outcomes: the primary reloads) and the sum over every
+ * worker's metrics (counters and histograms added up).
+ */
+export async function readClusterMetricsText(): Promise<string> {
   aggregator ??= new AggregatorRegistry();
-  return aggregator.clusterMetrics();
+  const texts = await Promise.all([metricsRegistry.metrics(), aggregator.clusterMetrics()]);
+  return texts.filter((text) => text !== '').join('\n');
 }

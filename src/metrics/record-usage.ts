@@ -1,7 +1,8 @@
 import type { UsageSink } from '../runtime/handle-request.ts';
 import type { UsageEvent } from '../runtime/types.ts';
+import type { CounterCell } from './define-counter.ts';
+import type { HistogramCell } from './define-histogram.ts';
 import type { RequestMetrics } from './define-metrics.ts';
-import { cacheChildren } from './cache-children.ts';
 import { createValueCap, getOperationName, RESPONSE_MODELS_PER_TARGET } from './labels.ts';
 
 /**
@@ -17,62 +18,116 @@ type ExtendedEvent = UsageEvent & {
 /** Error codes of the gateway's own refusals that count as limit or budget rejections. */
 const REJECTIONS = new Set(['rate_limit_exceeded', 'budget_exceeded']);
 
+/** The token types of `gen_ai_client_token_usage`, with the usage field each one reads. */
+const TOKEN_TYPES = [
+  ['input', 'inputTokens'],
+  ['output', 'outputTokens'],
+  ['cached_input', 'cachedInputTokens'],
+  ['cache_creation_input', 'cacheCreationInputTokens'],
+  ['reasoning', 'reasoningTokens'],
+] as const;
+
+/** The GenAI series of one request shape on a model route; those not every request adds to are made on first use. */
+interface GenAiCells {
+  labels: readonly [string, string, string, string];
+  duration: HistogramCell;
+  spend?: CounterCell;
+  firstToken?: HistogramCell;
+  perOutputToken?: HistogramCell;
+  tokens: (HistogramCell | undefined)[];
+}
+
+/** Every series one shape of request (one combination of its labels) adds to, looked up once per request. */
+interface Shape {
+  requests: CounterCell;
+  overhead: HistogramCell;
+  rejection?: CounterCell;
+  attempt?: CounterCell;
+  genAi?: GenAiCells;
+}
+
 /**
- * The metrics receiver of the usage event. Every label is bounded by construction: models are those of
- * the config (anything else is `unknown`), response models are capped per target, keys are names,
- * routes are templates; no request id or client string becomes a label.
+ * The metrics receiver of the usage event. A request finds every series it adds to with one Map lookup (its
+ * shape: the label values it has), then adds plain numbers: no labels object built, hashed or checked per
+ * request (prom-client reads the numbers when scraped). Every label is bounded by construction: models are
+ * those of the config (anything else is `unknown`), response models are capped per target, keys are names,
+ * routes are templates; no request id or client string becomes a label (nor a shape).
  */
 export function createUsageRecorder(metrics: RequestMetrics, isKnownModel: (model: string) => boolean): UsageSink {
   const capResponseModel = createValueCap(RESPONSE_MODELS_PER_TARGET);
-  const requests = cacheChildren(metrics.requests);
-  const overhead = cacheChildren(metrics.overhead);
-  const requestDuration = cacheChildren(metrics.requestDuration);
-  const timeToFirstToken = cacheChildren(metrics.timeToFirstToken);
-  const timePerOutputToken = cacheChildren(metrics.timePerOutputToken);
-  const tokenUsage = cacheChildren(metrics.tokenUsage);
-  const observeTokens = (labels: readonly [string, string, string, string], type: string, count: number | undefined): void => {
-    if (count !== undefined && count > 0) tokenUsage(...labels, type).observe(count);
+  const upstreams = new Map<string, string>();
+  const shapes = new Map<string, Shape>();
+  const createShape = (event: UsageEvent, model: string, responseModel: string): Shape => {
+    const key = event.key ?? '';
+    const shape: Shape = {
+      requests: metrics.requests.getCell(event.style, event.route ?? 'unmatched', String(event.status), key),
+      overhead: metrics.overhead.getCell(event.style),
+    };
+    if (event.status === 429 && event.error !== undefined && REJECTIONS.has(event.error)) shape.rejection = metrics.rejections.getCell(event.error, key);
+    if (isModelRoute(event)) {
+      const labels = [getOperationName(event.op), event.vendor ?? '', model, responseModel] as const;
+      shape.genAi = { labels, duration: metrics.requestDuration.getCell(...labels, event.error ?? ''), tokens: [] };
+    }
+    return shape;
   };
   return (event: ExtendedEvent) => {
-    const key = event.key ?? '';
-    const status = event.status;
-    requests(event.style, event.route ?? 'unmatched', String(status), key).inc();
-    overhead(event.style).observe(event.overheadMs / 1000);
-    if (status === 429 && event.error !== undefined && REJECTIONS.has(event.error)) metrics.rejections.labels(event.error, key).inc();
-    recordTargets(metrics, event);
+    let model = '';
+    let responseModel = '';
     // GenAI metrics for requests on a model route (an unknown or refused model included, as `unknown`).
-    if (event.route === undefined || event.op === 'models-list') return;
-    const model = event.model !== undefined && isKnownModel(event.model) ? event.model : 'unknown';
-    const target = event.target ?? '';
-    const upstream = event.responseModel ?? target.slice(target.indexOf('/') + 1);
-    const labels = [getOperationName(event.op), event.vendor ?? '', model, capResponseModel(target, upstream)] as const;
-    requestDuration(...labels, event.error ?? '').observe(event.durationMs / 1000);
-    if (event.costUsd !== undefined && event.costUsd > 0) metrics.spend.labels(key, model).inc(event.costUsd);
-    if (event.error !== undefined) return;
-    const { usage } = event;
-    if (event.ttfbMs !== undefined) {
-      timeToFirstToken(...labels).observe(event.ttfbMs / 1000);
-      const output = usage.outputTokens ?? 0;
-      if (output > 1) timePerOutputToken(...labels).observe((event.durationMs - event.ttfbMs) / 1000 / (output - 1));
+    if (isModelRoute(event)) {
+      model = event.model !== undefined && isKnownModel(event.model) ? event.model : 'unknown';
+      const target = event.target ?? '';
+      let upstream = event.responseModel ?? upstreams.get(target);
+      if (upstream === undefined) upstreams.set(target, (upstream = target.slice(target.indexOf('/') + 1)));
+      responseModel = capResponseModel(target, upstream);
     }
-    observeTokens(labels, 'input', usage.inputTokens);
-    observeTokens(labels, 'output', usage.outputTokens);
-    observeTokens(labels, 'cached_input', usage.cachedInputTokens);
-    observeTokens(labels, 'cache_creation_input', usage.cacheCreationInputTokens);
-    observeTokens(labels, 'reasoning', usage.reasoningTokens);
+    // Every label value of the request's series, client strings bounded first (the model and response model).
+    const id = `${event.style}\0${event.route}\0${event.op}\0${event.status}\0${event.key}\0${event.vendor}\0${event.target}\0${event.attempts > 0}\0${event.error}\0${model}\0${responseModel}`;
+    let shape = shapes.get(id);
+    if (shape === undefined) shapes.set(id, (shape = createShape(event, model, responseModel)));
+    shape.requests.inc();
+    shape.overhead.observe(event.overheadMs / 1000);
+    shape.rejection?.inc();
+    if (event.failedTargets || event.coolingTargets) recordFailedTargets(metrics, event);
+    // After the failed attempts: a target's series are listed in the order prom-client first saw them.
+    if (event.target !== undefined && event.attempts > 0) (shape.attempt ??= metrics.attempts.getCell(event.target, event.error === undefined ? 'ok' : 'failed')).inc();
+    if (shape.genAi) recordGenAi(metrics, shape.genAi, event);
   };
 }
 
-/** Attempts per target (the last one `ok`, earlier ones `failed`), fallbacks and cooldown skips. */
-function recordTargets(metrics: RequestMetrics, event: UsageEvent): void {
+/** True for a request on a model route (the GenAI metrics count it). */
+function isModelRoute(event: UsageEvent): boolean {
+  return event.route !== undefined && event.op !== 'models-list';
+}
+
+/** The GenAI series: duration, spend and, for a request that succeeded, time to first token and tokens. */
+function recordGenAi(metrics: RequestMetrics, cells: GenAiCells, event: ExtendedEvent): void {
+  const { labels } = cells;
+  cells.duration.observe(event.durationMs / 1000);
+  if (event.costUsd !== undefined && event.costUsd > 0) (cells.spend ??= metrics.spend.getCell(event.key ?? '', labels[2])).inc(event.costUsd);
+  if (event.error !== undefined) return;
+  const { usage } = event;
+  if (event.ttfbMs !== undefined) {
+    (cells.firstToken ??= metrics.timeToFirstToken.getCell(...labels)).observe(event.ttfbMs / 1000);
+    const output = usage.outputTokens ?? 0;
+    if (output > 1) (cells.perOutputToken ??= metrics.timePerOutputToken.getCell(...labels)).observe((event.durationMs - event.ttfbMs) / 1000 / (output - 1));
+  }
+  for (let i = 0; i < TOKEN_TYPES.length; i++) {
+    const [type, field] = TOKEN_TYPES[i];
+    const count = usage[field];
+    if (count !== undefined && count > 0) (cells.tokens[i] ??= metrics.tokenUsage.getCell(...labels, type)).observe(count);
+  }
+}
+
+/** Failed attempts per target, fallbacks from the targets left, and cooldown skips (only requests that had them). */
+function recordFailedTargets(metrics: RequestMetrics, event: UsageEvent): void {
   const failed = event.failedTargets;
   if (failed) {
     for (let i = 0; i < failed.length; i++) {
-      metrics.attempts.labels(failed[i], 'failed').inc();
+      metrics.attempts.getCell(failed[i], 'failed').inc();
       const next = i + 1 < failed.length ? failed[i + 1] : event.target;
-      if (next !== failed[i]) metrics.fallbacks.labels(failed[i]).inc();
+      if (next !== failed[i]) metrics.fallbacks.getCell(failed[i]).inc();
     }
   }
-  if (event.target !== undefined && event.attempts > 0) metrics.attempts.labels(event.target, event.error === undefined ? 'ok' : 'failed').inc();
-  if (event.coolingTargets) for (const target of event.coolingTargets) metrics.cooldownSkips.labels(target).inc();
+  if (event.coolingTargets) for (const target of event.coolingTargets) metrics.cooldownSkips.getCell(target).inc();
 }

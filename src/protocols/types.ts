@@ -18,6 +18,8 @@ export interface Usage {
   cacheCreationInputTokens?: number;
   /** Output tokens spent on reasoning (part of `outputTokens`). */
   reasoningTokens?: number;
+  /** Seconds of audio the vendor says it processed (a transcription's duration), priced per `audio_second`. */
+  audioSeconds?: number;
 }
 
 /** One HTTP request to a vendor. */
@@ -86,6 +88,8 @@ export interface ProtocolAdapter {
   readUsage(json: any): Usage | undefined;
   /** Names of the JSON fields holding usage (answers and stream events), so usage is found without a full parse. */
   usageFields: readonly string[];
+  /** Names of the JSON fields holding a string finish reason (per choice or candidate), found the same way. */
+  finishReasonFields?: readonly string[];
   /** Reads a vendor error body (parsed JSON, or the text when it was not JSON); status 0 inside a stream. */
   readError(status: number, body: unknown, headers?: Record<string, string | string[] | undefined>): VendorError;
   /**

@@ -18,9 +18,10 @@ interface GiveMessage extends SharedConfig {
 /**
  * The primary's side (`gateway start --config FILE --workers N`): the config is compiled once, in the primary, and
  * sent to every worker, at its start (a worker restarted after a crash gets the config serving now, not the file
- * as it is now) and at each reload. Returns `apply`, which numbers a new config's generation and sends it.
+ * as it is now) and at each reload. Returns `apply`, which numbers a new config's generation and sends it, and
+ * `getConfig`, the config serving now (the primary's admin listener reads its admin keys there).
  */
-export function shareConfigWithWorkers(initial: CompiledConfig): { apply(config: CompiledConfig): number; getGeneration(): number } {
+export function shareConfigWithWorkers(initial: CompiledConfig): { apply(config: CompiledConfig): number; getGeneration(): number; getConfig(): CompiledConfig } {
   let latest: GiveMessage = { type: GIVE, config: initial, generation: 1 };
   const ready = new Set<Worker>();
   const send = (worker: Worker) => {
@@ -39,6 +40,7 @@ export function shareConfigWithWorkers(initial: CompiledConfig): { apply(config:
       return latest.generation;
     },
     getGeneration: () => latest.generation,
+    getConfig: () => latest.config,
   };
 }
 

@@ -1,5 +1,5 @@
 import { GatewayError } from '../errors.ts';
-import { defineModellessHandler } from '../runtime/plan.ts';
+import type { HandlerSet } from '../runtime/dispatch-table.ts';
 import { sendJson } from '../runtime/respond.ts';
 import type { OpCall, RequestContext } from '../runtime/types.ts';
 import { getStoreScope, readStore } from './read-store.ts';
@@ -65,6 +65,7 @@ async function listInputItems({ ctx }: OpCall): Promise<void> {
   });
 }
 
-defineModellessHandler('responses-get', getResponse);
-defineModellessHandler('responses-delete', deleteResponse);
-defineModellessHandler('responses-input-items', listInputItems);
+/** GET, DELETE and input_items of stored responses (passed to the vendor for vendor-kept ids). */
+export const storedResponseHandlers: HandlerSet = {
+  modelless: { 'responses-get': getResponse, 'responses-delete': deleteResponse, 'responses-input-items': listInputItems },
+};

@@ -1,4 +1,4 @@
-import { definePassthroughWrapper } from '../runtime/plan.ts';
+import type { HandlerSet } from '../runtime/dispatch-table.ts';
 import type { OpCall, OpHandler } from '../runtime/types.ts';
 import { chooseStateKeeper, refuseCompactWithGatewayState } from './choose-state-keeper.ts';
 import { recordVendorHeld } from './record-vendor-held.ts';
@@ -25,5 +25,10 @@ function applyStorePolicy(passthrough: OpHandler): OpHandler {
  * The `POST /v1/responses` passthrough of OpenAI-protocol vendors: served with the gateway's state when YAML
  * says so, else under the store policy, noting which vendor keeps each response.
  */
-definePassthroughWrapper('responses', (passthrough) => chooseStateKeeper(applyStorePolicy(recordVendorHeld(passthrough))));
-definePassthroughWrapper('responses-compact', refuseCompactWithGatewayState);
+/** The Responses passthroughs: who keeps the state, the store policy, and the note of vendor-kept ids. */
+export const responsesPassthroughHandlers: HandlerSet = {
+  passthroughWrappers: {
+    responses: (passthrough) => chooseStateKeeper(applyStorePolicy(recordVendorHeld(passthrough))),
+    'responses-compact': refuseCompactWithGatewayState,
+  },
+};

@@ -12,13 +12,6 @@ import { createServices, type Services } from './services.ts';
 import { createSnapshot } from './snapshot.ts';
 import { createSnapshotKeeper } from './snapshot-keeper.ts';
 import type { Snapshot } from './types.ts';
-import './listings.ts';
-import './videos.ts';
-import './passthrough-request-facts.ts';
-import '../responses-state/serve-stored.ts';
-import '../responses-state/vendor-store-policy.ts';
-import '../translate/register.ts';
-import '../images/index.ts';
 import { serveStoredImage } from '../images/serve.ts';
 
 /** Options of {@link createGateway}. */

@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { ProtocolAdapter } from '../protocols/types.ts';
 import type { GatewayError } from '../errors.ts';
 import { AbortSource } from './abort-source.ts';
+import { isReadingFinishReasons, readFinishReasons } from './finish-reasons.ts';
 import { addUsage, readUsageFromJson } from './json-usage.ts';
 import type { RequestContext, Snapshot, Usage } from './types.ts';
 
@@ -13,7 +14,7 @@ const REQUEST_DEADLINE_MS = 600_000;
 /**
  * The context of one request. Whatever the fast path may not need is made on first use: the query
  * string's parse, the AbortSignal, the deadline and the usage of a JSON answer (read from its bytes only
- * when a log line or a token limit asks for it).
+ * when a log line or a token limit asks for it; its finish reasons with it, when traces read them).
  */
 export class GatewayContext implements RequestContext {
   readonly id = randomUUID();
@@ -42,6 +43,7 @@ export class GatewayContext implements RequestContext {
   ttfbMs?: number;
   commit?: () => void;
   responseStore?: RequestContext['responseStore'] = undefined;
+  finishReasons?: string[] = undefined;
   private parsedQuery?: URLSearchParams = undefined;
   private usageTotals: Usage = {};
   private answer?: Buffer = undefined;
@@ -80,6 +82,7 @@ export class GatewayContext implements RequestContext {
   get usage(): Usage {
     if (this.answer) {
       addUsage(this.usageTotals, readUsageFromJson(this.answer, this.answerAdapter!));
+      if (isReadingFinishReasons()) this.finishReasons = readFinishReasons(this.answer, this.answerAdapter!, this.finishReasons);
       this.answer = undefined;
     }
     return this.usageTotals;

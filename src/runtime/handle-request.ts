@@ -12,7 +12,7 @@ import { GatewayContext } from './gateway-context.ts';
 import { readMultipartModel } from './multipart.ts';
 import { serveNative } from './native.ts';
 import { checkNativeParams, hasNoBody } from './native-access.ts';
-import { getHandler, getModellessHandler } from './plan.ts';
+import { getHandler, getModellessHandler } from './dispatch.ts';
 import { drainRequest } from './drain-request.ts';
 import { checkJsonBytes, getUnsupportedMediaTypeError, isJsonContentType } from './json-bytes.ts';
 import { getBodyTimeoutError, parseJsonBody, readBody } from './read-body.ts';

@@ -69,6 +69,11 @@ export function readTokenCount(value: unknown): number | undefined {
   return Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : undefined;
 }
 
+/** Seconds of audio as spend may price them: a finite, non-negative number (fractions allowed). */
+function readSeconds(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
 /**
  * Copies the usage fields a vendor reported into the request's usage (only well-formed counts). A report without a total (a
  * protocol that has none) makes the total input + output of the counts known so far, so a later event
@@ -77,7 +82,7 @@ export function readTokenCount(value: unknown): number | undefined {
 export function addUsage(into: Usage, usage: Usage | undefined): void {
   if (!usage) return;
   for (const [name, value] of Object.entries(usage) as [keyof Usage, unknown][]) {
-    const count = readTokenCount(value);
+    const count = name === 'audioSeconds' ? readSeconds(value) : readTokenCount(value);
     if (count !== undefined) into[name] = count;
   }
   if (usage.totalTokens === undefined && into.inputTokens !== undefined && into.outputTokens !== undefined) {

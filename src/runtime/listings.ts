@@ -1,7 +1,7 @@
 import type { ModelEntry } from '../config/types.ts';
 import { GatewayError } from '../errors.ts';
 import { getStyleFacts } from '../protocols/styles.ts';
-import { defineFeatureHandler, defineModellessHandler } from './plan.ts';
+import type { HandlerSet } from './dispatch-table.ts';
 import { getAnswerStyle } from './request-style.ts';
 import { sendJson } from './respond.ts';
 import type { OpCall, RequestContext } from './types.ts';
@@ -23,5 +23,5 @@ export async function getModel(call: OpCall): Promise<void> {
   sendJson(ctx, 200, getStyleFacts(getAnswerStyle(ctx)).writeModel(model));
 }
 
-defineModellessHandler('models-list', listModels);
-defineFeatureHandler('model-get', getModel);
+/** The model listings: the list names no model; one model is looked up like any model route. */
+export const listingHandlers: HandlerSet = { modelless: { 'models-list': listModels }, features: { 'model-get': getModel } };

@@ -8,7 +8,7 @@ import type { RequestFacts } from '../config/types.ts';
 import { formatDroppedFields } from '../translate/dropped-fields-header.ts';
 import { createFieldPolicy } from '../translate/field-policy.ts';
 import { dropUnsupportedFields, fitRange, getRequestFacts } from '../translate/request-facts.ts';
-import { definePassthroughWrapper } from './plan.ts';
+import type { HandlerSet } from './dispatch-table.ts';
 import type { OpCall } from './types.ts';
 
 const NO_NAMES: Readonly<Record<string, string>> = {};
@@ -39,9 +39,14 @@ export function applyPassthroughFacts(call: OpCall): Record<string, unknown> | u
   return changed ? body : undefined;
 }
 
-definePassthroughWrapper('chat', (passthrough) => (call) => {
-  if (!call.model.request && !call.vendor.config.request) return passthrough(call);
-  const body = applyPassthroughFacts(call);
-  if (body === undefined) return passthrough(call);
-  return passthrough({ ...call, body, raw: Buffer.from(JSON.stringify(body)) });
-});
+/** The chat-completions passthrough with the request facts of its vendor and model applied. */
+export const requestFactsHandlers: HandlerSet = {
+  passthroughWrappers: {
+    chat: (passthrough) => (call) => {
+      if (!call.model.request && !call.vendor.config.request) return passthrough(call);
+      const body = applyPassthroughFacts(call);
+      if (body === undefined) return passthrough(call);
+      return passthrough({ ...call, body, raw: Buffer.from(JSON.stringify(body)) });
+    },
+  },
+};

@@ -1,4 +1,5 @@
 import { GatewayError, renderStreamError } from '../errors.ts';
+import { isReadingFinishReasons } from './finish-reasons.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
 import type { PassthroughEndpoint, ProtocolAdapter } from '../protocols/types.ts';
 import { markFirstByte } from './respond.ts';
@@ -195,7 +196,7 @@ export function pipeResponse(call: OpCall, response: VendorResponse, adapter: Pr
   const contentType = String(response.headers['content-type'] ?? '');
   if (contentType.includes('json')) return forwardJson(call, response, adapter);
   if (!contentType.startsWith('text/event-stream')) return pipeBody(call, response, undefined);
-  return pipeBody(call, response, new StreamTap(adapter, call.ctx.usage, stripUsage, call.vendor.redactor));
+  return pipeBody(call, response, new StreamTap(adapter, call.ctx.usage, stripUsage, call.vendor.redactor, isReadingFinishReasons() ? call.ctx : undefined));
 }
 
 /** Forwards an operation to a vendor of the caller's own protocol: original bytes out, vendor bytes back. */

@@ -1,4 +1,5 @@
 import type { ProtocolAdapter } from '../protocols/types.ts';
+import { readFinishReasons } from './finish-reasons.ts';
 import { addUsage, findUsageObject, hasErrorField, hasUsageObject } from './json-usage.ts';
 import type { Redactor } from './redact.ts';
 import type { Usage } from './types.ts';
@@ -11,6 +12,7 @@ const NEWLINE = 0x0a;
  * on the client's behalf. Bytes pass through as they come; only a trailing partial line waits for its end.
  * Events are parsed only when they hold a usage object (once or twice per stream). Error events (found by
  * one byte search, like usage events) have every secret of `redactor` removed; other bytes are not scanned.
+ * With `reasons`, the finish reasons the events state are collected there (one byte search per read).
  */
 export class StreamTap {
   private tail: Buffer | undefined;
@@ -22,6 +24,7 @@ export class StreamTap {
     private readonly usage: Usage,
     private readonly dropUsageEvents: boolean,
     redactor?: Redactor,
+    private readonly reasons?: { finishReasons?: string[] },
   ) {
     this.redactor = redactor?.forms.length ? redactor : undefined;
   }
@@ -41,6 +44,7 @@ export class StreamTap {
     }
     this.tail = lastBreak === bytes.length - 1 ? undefined : bytes.subarray(lastBreak + 1);
     const complete = this.tail ? bytes.subarray(0, lastBreak + 1) : bytes;
+    if (this.reasons) this.reasons.finishReasons = readFinishReasons(complete, this.adapter, this.reasons.finishReasons);
     if (this.skipBlank) return this.readLines(complete);
     const at = findUsageObject(complete, this.adapter);
     if (at === -1) return complete;
@@ -55,6 +59,7 @@ export class StreamTap {
   end(): Buffer {
     const rest = this.tail ?? EMPTY;
     this.tail = undefined;
+    if (this.reasons && rest.length) this.reasons.finishReasons = readFinishReasons(rest, this.adapter, this.reasons.finishReasons);
     return this.redact(rest.length && hasUsageObject(rest, this.adapter) ? this.readLines(rest) : rest);
   }
 

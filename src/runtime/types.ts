@@ -71,6 +71,8 @@ export interface UsageEvent {
   costUsd?: number;
   /** The config generation (`Snapshot.generation`) the request started on and was served by. */
   generation: number;
+  /** Why the model stopped, per choice or candidate, when the answer said (read only while traces are on). */
+  finishReasons?: string[];
 }
 
 /** A vendor resolved at start: its config plus secret and connection pool. */
@@ -162,6 +164,11 @@ export interface RequestContext {
   usage: ChargedUsage;
   /** Records the usage of a whole JSON answer, read from its bytes when `usage` is first read. */
   addAnswerUsage(body: Buffer, adapter: ProtocolAdapter): void;
+  /**
+   * Why the model stopped, per choice or candidate: the vendor's own words on a passthrough (read with the
+   * usage), the canonical reason (`stop`, `length`, `tool_calls`, `content_filter`, `other`) when translated.
+   */
+  finishReasons?: string[];
   vendorCalls: number;
   /** Attempts made on targets so far, and milliseconds spent in vendor calls (dispatch to body end). */
   attempts: number;

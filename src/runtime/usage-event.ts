@@ -1,5 +1,6 @@
 import type { TargetEntry } from '../config/types.ts';
 import type { GatewayError } from '../errors.ts';
+import { isReadingFinishReasons } from './finish-reasons.ts';
 import type { RequestContext, UsageEvent } from './types.ts';
 
 /** How long a client address from `X-Forwarded-For` may be in a log line (an IPv6 address is at most 45). */
@@ -66,6 +67,7 @@ export function createUsageEvent(ctx: RequestContext, status: number, durationMs
   if (ctx.route.native) event.native = ctx.route.native.name;
   if (ctx.failedTargets) event.failedTargets = ctx.failedTargets;
   if (ctx.coolingTargets) event.coolingTargets = ctx.coolingTargets;
+  if (ctx.finishReasons && isReadingFinishReasons()) event.finishReasons = ctx.finishReasons;
   // Set only on failures: a served request builds no extra object for them.
   if (error) {
     event.error = error.code;

@@ -1,7 +1,7 @@
 import { GatewayError } from '../errors.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
 import { createPassthrough } from './passthrough.ts';
-import { defineFeatureHandler } from './plan.ts';
+import type { HandlerSet } from './dispatch-table.ts';
 import { sendJson } from './respond.ts';
 import { encodeTaskId } from './task-id.ts';
 import { readErrorBody, toVendorError } from './vendor-error.ts';
@@ -40,6 +40,11 @@ async function forwardTask(call: OpCall, op: 'videos-create' | 'videos-get'): Pr
  * Video tasks without server-side state: the id a client sees is the vendor's task id signed together with
  * the model and the owning key, so lookups reach the right vendor and no other key can read the task.
  */
-defineFeatureHandler('videos-create', (call) => forwardTask(call, 'videos-create'));
-defineFeatureHandler('videos-get', (call) => forwardTask(call, 'videos-get'));
-defineFeatureHandler('videos-content', (call) => createPassthrough(getEndpoint(call, 'videos-content'))(call));
+/** `/v1/videos`: task submission and lookup bound to the key, and the finished content, for every protocol. */
+export const videoHandlers: HandlerSet = {
+  features: {
+    'videos-create': (call) => forwardTask(call, 'videos-create'),
+    'videos-get': (call) => forwardTask(call, 'videos-get'),
+    'videos-content': (call) => createPassthrough(getEndpoint(call, 'videos-content'))(call),
+  },
+};

@@ -4,10 +4,10 @@ import type { ChargedUsage } from '../runtime/types.ts';
 /**
  * The usage fields pricing reads. Counts are normalised the same way for every protocol: `inputTokens`
  * includes cached (cache-read) and cache-write tokens, `outputTokens` includes reasoning tokens. The
- * cached count is `cachedInputTokens`, the cache-write count `cacheCreationInputTokens`; images (set by the image handler) and audio seconds
- * (when a usage carries them) are priced too.
+ * cached count is `cachedInputTokens`, the cache-write count `cacheCreationInputTokens`; images (set by the
+ * image handler) and audio seconds (a transcription's duration, when the vendor reports it) are priced too.
  */
-export type PricedUsage = ChargedUsage & { audioSeconds?: number };
+export type PricedUsage = ChargedUsage;
 
 const PER_TOKEN = 1 / 1_000_000;
 

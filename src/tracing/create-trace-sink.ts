@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { UsageSink } from '../runtime/handle-request.ts';
+import { startReadingFinishReasons } from '../runtime/finish-reasons.ts';
 import { getAttemptAttributes, getRequestAttributes } from './span-attributes.ts';
 
 /** A running trace exporter: its usage receiver and a way to flush and stop it. */
@@ -30,6 +31,8 @@ export async function createTraceSink(env: NodeJS.ProcessEnv = process.env): Pro
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url }))],
   });
   const tracer = provider.getTracer('model-gateway');
+  // Requests read their finish reasons only for traces (`gen_ai.response.finish_reasons`).
+  startReadingFinishReasons();
   const origin = performance.timeOrigin;
   const record: UsageSink = (event) => {
     const end = origin + performance.now();

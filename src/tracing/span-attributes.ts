@@ -4,10 +4,16 @@ import { getOperationName } from '../metrics/labels.ts';
 /** Usage counts other parts of the gateway may add to the event (read when present). */
 type ExtendedUsage = UsageEvent['usage'] & { cachedInputTokens?: number; cacheCreationInputTokens?: number };
 
-/** The GenAI span attributes of a request (OpenTelemetry GenAI semantic conventions) plus its HTTP facts. */
-export function getRequestAttributes(event: UsageEvent): Record<string, string | number> {
+/** A span attribute's value. */
+type AttributeValue = string | number | string[];
+
+/**
+ * The GenAI span attributes of a request (OpenTelemetry GenAI semantic conventions) plus its HTTP facts;
+ * `gen_ai.response.finish_reasons` when the answer said why the model stopped (see `RequestContext.finishReasons`).
+ */
+export function getRequestAttributes(event: UsageEvent): Record<string, AttributeValue> {
   const usage = event.usage as ExtendedUsage;
-  const attributes: Record<string, string | number> = {
+  const attributes: Record<string, AttributeValue> = {
     'gen_ai.operation.name': getOperationName(event.op),
     'http.request.method': event.method,
     'http.response.status_code': event.status,
@@ -15,10 +21,11 @@ export function getRequestAttributes(event: UsageEvent): Record<string, string |
     'gateway.attempts': event.attempts,
     'gateway.overhead_ms': event.overheadMs,
   };
-  const optional: [string, string | number | undefined][] = [
+  const optional: [string, AttributeValue | undefined][] = [
     ['gen_ai.provider.name', event.vendor],
     ['gen_ai.request.model', event.model],
     ['gen_ai.response.model', event.target?.slice(event.target.indexOf('/') + 1)],
+    ['gen_ai.response.finish_reasons', event.finishReasons],
     ['gen_ai.usage.input_tokens', usage.inputTokens],
     ['gen_ai.usage.output_tokens', usage.outputTokens],
     ['gen_ai.usage.cache_read.input_tokens', usage.cachedInputTokens],

@@ -104,6 +104,7 @@ async function answerWhole(
   }
   const answer = vendor.decodeResponse(body);
   recordUsage(ctx, answer.usage);
+  ctx.finishReasons = [answer.finishReason];
   const meta = makeMeta(answer.id);
   const encoded = client.encodeResponse(answer, meta, request);
   if (keep) await keep(encoded as Record<string, unknown>, meta);

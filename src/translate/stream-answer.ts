@@ -52,7 +52,7 @@ export function answerStream(job: StreamJob): Promise<void> {
     if (event.type === 'usage') {
       usage = mergeUsage(usage, event.usage);
       job.recordUsage(usage);
-    }
+    } else if (event.type === 'finish') (ctx.finishReasons ??= []).push(event.reason);
     encoder ??= job.client.createStreamEncoder((meta = job.createMeta(event.type === 'start' ? event.id : undefined)), job.request);
     out += encoder.encode(event);
   };

@@ -63,7 +63,7 @@ describe('the gateway deployments the bench runs', () => {
     expect(defineLogFile('floor', files, 4000)).toBeUndefined();
     expect(describeDeployment(AS_DEPLOYED)).toBe(
       'request log at info written to a file (stdout redirected, not a TTY); per-key limits on the bench key (rpm 1,000,000,000, ' +
-        'tpm 1,000,000,000,000, concurrency 100,000: never reached, so usage is read and charged on every request); metrics on (server.admin set: every request recorded by prom-client)',
+        'tpm 1,000,000,000,000, concurrency 100,000: never reached, so usage is read and charged on every request); metrics on (server.admin set: every request recorded in the metrics)',
     );
   });
 

@@ -77,7 +77,7 @@ describe('RESULTS.md', () => {
     const configuration = text.slice(text.indexOf('## Configuration'), text.indexOf('## Vendor headroom'));
     expect(configuration).toContain('- **gateway** (every row the targets judge, as deployed): `dist/gateway.mjs` (the `npm run bundle` build) run with plain node;');
     expect(configuration).toContain('request log at info written to a file (stdout redirected, not a TTY); per-key limits on the bench key (rpm 1,000,000,000,');
-    expect(configuration).toContain('metrics on (server.admin set: every request recorded by prom-client).');
+    expect(configuration).toContain('metrics on (server.admin set: every request recorded in the metrics).');
     expect(configuration).toContain('- **gateway, quiet** (its rows are named so; reference only, no target): the same bundle; request log silent; no limits;');
     expect(configuration).toContain('- **floor**: bench/floor-proxy.ts bundled (`dist/bench-floor-proxy.mjs`), plain node;');
     expect(configuration).toContain('- **vendor**: the static fast vendor (bench/static-vendor.ts, with the tsx loader): canned pre-serialized answers, no simulation work per request');

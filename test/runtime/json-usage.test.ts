@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { anthropicAdapter } from '../../src/protocols/anthropic/index.ts';
 import { geminiAdapter } from '../../src/protocols/gemini/index.ts';
 import { openaiAdapter } from '../../src/protocols/openai/index.ts';
-import { findUsageObject, looksLikeJson, readUsageFromJson } from '../../src/runtime/json-usage.ts';
+import { addUsage, findUsageObject, looksLikeJson, readUsageFromJson } from '../../src/runtime/json-usage.ts';
 import { VENDOR_FIXTURES } from '../helpers/vendor-fixtures.ts';
 
 const fixture = (name: string) => readFileSync(`${VENDOR_FIXTURES}/${name}`);
@@ -42,5 +42,14 @@ describe('finding the first usage object in stream bytes', () => {
 
   it('answers -1 when no usage object is there', () => {
     expect(findUsageObject(Buffer.from('data: {"usage":null,"x":"usage"}\n\n'), openaiAdapter)).toBe(-1);
+  });
+});
+
+describe('adding a vendor report to the request usage', () => {
+  it('keeps whole token counts and fractional audio seconds, and ignores malformed values', () => {
+    const usage = {};
+    addUsage(usage, { inputTokens: 12, outputTokens: -1, totalTokens: 1.5, audioSeconds: 3.25 });
+    addUsage(usage, { reasoningTokens: '4' as never, audioSeconds: Number.POSITIVE_INFINITY });
+    expect(usage).toEqual({ inputTokens: 12, audioSeconds: 3.25 });
   });
 });

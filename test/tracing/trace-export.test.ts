@@ -1,46 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTraceSink, type TraceSink } from '../../src/tracing/create-trace-sink.ts';
 import { readReceivedModels, sendChat } from '../helpers/send-chat.ts';
 import { definePolicy, defineModel, defineTarget } from '../helpers/start-policy-gateway.ts';
 import { startTestGateway, type TestGateway } from '../helpers/start-gateway.ts';
-
-/** A local OTLP/HTTP receiver (JSON, what the http exporter sends): every span it was sent, with attributes flattened. */
-interface ReceivedSpan {
-  name: string;
-  kind: number;
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  attributes: Record<string, unknown>;
-}
-
-function readAttributes(list: { key: string; value: Record<string, unknown> }[] = []): Record<string, unknown> {
-  return Object.fromEntries(list.map(({ key, value }) => [key, value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : value.doubleValue ?? value.boolValue)]));
-}
-
-async function startReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; paths: string[]; server: Server }> {
-  const spans: ReceivedSpan[] = [];
-  const paths: string[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      paths.push(`${req.method} ${req.url} ${req.headers['content-type']}`);
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      for (const resource of body.resourceSpans ?? []) {
-        for (const scope of resource.scopeSpans ?? []) {
-          for (const span of scope.spans ?? []) spans.push({ ...span, attributes: readAttributes(span.attributes) });
-        }
-      }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, paths, server };
-}
+import { startReceiver } from './start-otlp-receiver.ts';
 
 describe('traces with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;

@@ -22,5 +22,6 @@ export const anthropicAdapter: ProtocolAdapter = {
   requestHeaders: ['content-type', 'accept', 'anthropic-beta'],
   readUsage,
   usageFields: ['usage'],
+  finishReasonFields: ['stop_reason'],
   readError: decodeAnthropicError,
 };

@@ -22,5 +22,6 @@ export const geminiAdapter: ProtocolAdapter = {
   requestHeaders: ['content-type', 'accept'],
   readUsage,
   usageFields: ['usageMetadata'],
+  finishReasonFields: ['finishReason'],
   readError: decodeGeminiError,
 };

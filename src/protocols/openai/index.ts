@@ -1,10 +1,14 @@
 import { decodeOpenAIError } from '../../translate/openai-chat/response.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
 
-/** Reads OpenAI usage: chat/completions/embeddings (`prompt_tokens`...) and responses (`input_tokens`...). */
+/**
+ * Reads OpenAI usage: chat/completions/embeddings (`prompt_tokens`...), responses (`input_tokens`...) and a
+ * transcription's audio duration (`{type: "duration", seconds}`, as whisper-1 reports it).
+ */
 function readUsage(json: any): Usage | undefined {
   const usage = json?.usage ?? json?.response?.usage;
   if (!usage || typeof usage !== 'object') return undefined;
+  if (usage.type === 'duration') return typeof usage.seconds === 'number' ? { audioSeconds: usage.seconds } : undefined;
   const input = usage.prompt_tokens ?? usage.input_tokens;
   const output = usage.completion_tokens ?? usage.output_tokens;
   return {
@@ -46,6 +50,7 @@ export const openaiAdapter: ProtocolAdapter = {
   requestHeaders: ['content-type', 'accept', 'openai-beta'],
   readUsage,
   usageFields: ['usage'],
+  finishReasonFields: ['finish_reason'],
   askForStreamUsage(op, body, raw) {
     if ((op !== 'chat' && op !== 'completions') || body?.stream !== true || body.stream_options?.include_usage) return undefined;
     if (body.stream_options != null) return JSON.stringify({ ...body, stream_options: { ...body.stream_options, include_usage: true } });
