@@ -13,6 +13,7 @@ import { emitOpenApiTypes } from '../src/codegen/emit-openapi-types.ts';
 import { emitProtocolTypes } from '../src/codegen/emit-protocol-types.ts';
 import { emitValidators, type EndpointSchema } from '../src/codegen/emit-validators.ts';
 import { readSourcesHash } from '../src/config/sources-hash.ts';
+import { emitConsoleAssets } from '../src/console/emit-console-assets.ts';
 import { PROTOCOLS } from '../src/protocols/index.ts';
 import { STYLES } from '../src/protocols/styles.ts';
 
@@ -35,6 +36,7 @@ export async function build(configFile = 'gateway.yaml', outDir = 'generated'): 
     'validators.d.mts': validators.types,
     'openapi.json': openapi,
     'openapi.d.ts': getBanner(configFile) + (await emitOpenApiTypes(openapi)),
+    'console.ts': await emitConsoleAssets(),
     'protocols.ts': emitProtocolTypes(Object.keys(PROTOCOLS), Object.keys(STYLES)),
   };
   await mkdir(outDir, { recursive: true });

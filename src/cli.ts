@@ -102,7 +102,11 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
       const { admin } = config.server;
       if (admin) {
         const { createClusterSources, startAdminListener } = await import('./admin/index.ts');
-        const sources = { ...createClusterSources(getConfig, env, () => stopping), reloader: reloads?.reloader };
+        const configDir = options.config ? dirname(options.config) : '.';
+        const consoleSources = config.server.console
+          ? await (await import('./console/start-cluster-console.ts')).startClusterConsole(getConfig, env, configDir, logger)
+          : undefined;
+        const sources = { ...createClusterSources(getConfig, env, () => stopping), reloader: reloads?.reloader, logger, console: consoleSources };
         const listener = await startAdminListener(sources, admin.host, admin.port);
         logger.info(`admin listener on ${listener.url}`);
       }
@@ -136,12 +140,25 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
     ? await (await import('./tracing/create-trace-sink.ts')).createTraceSink(process.env)
     : undefined;
   if (tracing) onUsage.push(tracing.record);
-  const gateway = createGateway({ config, env, services, onUsage, generation: shared?.generation });
+  // The console (server.console): a usage feed, and overrides kept in server.store, applied over gateway.yaml's config (`base`).
+  let base = { config, env };
+  let consoleRuntime: import('./console/start-console.ts').ConsoleRuntime | undefined;
+  if (config.server.console) {
+    const { startConsole } = await import('./console/start-console.ts');
+    consoleRuntime = await startConsole(services.store.values, options.config ? dirname(options.config) : '.', logger, () => {
+      const applied = gateway.reload(consoleRuntime!.merge(base.config), { env: base.env });
+      logger.info(`console overrides changed: generation ${applied} serves new requests`);
+    });
+    // With --workers the primary serves the console: a worker sends it its rows.
+    onUsage.push(cluster.isWorker ? (await import('./console/forward-usage.ts')).forwardUsageToPrimary() : consoleRuntime.feed.record);
+  }
+  const gateway = createGateway({ config: consoleRuntime?.merge(config) ?? config, env, services, onUsage, generation: shared?.generation });
   metrics?.watch({ getSnapshot: gateway.getSnapshot, inFlight: gateway.inFlight, streamsInFlight: gateway.streamsInFlight, storeStats: services.store.stats });
   /** Serves a newly compiled config: secrets read again from the environment, the log told the new ones. */
   const applyConfig = async (compiled: CompiledConfig, generation?: number): Promise<number> => {
     const next = simulators ? await simulateVendors(compiled, process.env, { running: simulators }) : { config: compiled, env: process.env };
-    const applied = gateway.reload(next.config, { env: next.env, generation });
+    base = next;
+    const applied = gateway.reload(consoleRuntime?.merge(next.config) ?? next.config, { env: next.env, generation });
     for (const secret of listSecrets(next.config, next.env)) secrets.add(secret);
     setLogSecrets(logger, secrets);
     return applied;
@@ -190,7 +207,12 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   const { admin } = config.server;
   if (admin && metrics && !cluster.isWorker) {
     const { createGatewaySources, startAdminListener } = await import('./admin/index.ts');
-    const sources = { ...createGatewaySources(gateway, services, metrics), reloader: reloads?.reloader };
+    const sources = {
+      ...createGatewaySources(gateway, services, metrics),
+      reloader: reloads?.reloader,
+      logger,
+      console: consoleRuntime?.createSources(() => gateway.getSnapshot().config, () => base.config, { getEnv: () => base.env, services, onUsage }),
+    };
     const listener = await startAdminListener(sources, admin.host, admin.port);
     logger.info(`admin listener on ${listener.url}`);
   }

@@ -1,4 +1,6 @@
 import type { H3Event } from 'h3';
+import type { Logger } from 'pino';
+import type { ConsoleSources } from '../console/types.ts';
 import type { Reloader } from '../reload/create-reloader.ts';
 
 /** What the admin routes read: readiness, metrics and who holds an admin key. Built by the process that listens. */
@@ -13,6 +15,10 @@ export interface AdminSources {
   readStatus(): Record<string, unknown>;
   /** The reloader of the `--config` file (absent: started from the built tables, nothing to reload). */
   reloader?: Reloader;
+  /** Where refused sign-ins and console changes are logged (absent: not logged). */
+  logger?: Logger;
+  /** The console's data and overrides (absent: `server.console` is off). */
+  console?: ConsoleSources;
 }
 
 /** One admin API route: method, path under `/admin/`, and its handler (the admin key is checked before it runs). */

@@ -144,6 +144,7 @@ function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): 
   if (config.server?.limit_window !== undefined && parseDuration(config.server.limit_window) < 1) {
     report(['server', 'limit_window'], 'must be longer than 0');
   }
+  if (config.server?.console === true && !config.server.admin) report(['server', 'console'], 'the console is served on the admin listener: set server.admin too');
   const keyNames = new Set<string>();
   (config.keys ?? []).forEach((key: any, i: number) => {
     if (keyNames.has(key.name)) report(['keys', i, 'name'], `duplicate key name "${key.name}"`);

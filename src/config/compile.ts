@@ -217,6 +217,7 @@ export function compileConfig(value: unknown): CompiledConfig {
           : { kind: 'redis', env: envName(store), failOpen: (server.store_failure ?? 'fail-open') === 'fail-open' },
       defaultLimits: server.limits ?? {},
       ...(server.admin ? { admin: { host: server.admin.host ?? '127.0.0.1', port: server.admin.port ?? DEFAULT_ADMIN_PORT } } : {}),
+      ...(server.console === true && server.admin ? { console: true } : {}),
       ...(server.trust_proxy === true ? { trustProxy: true } : {}),
       responses: {
         ttlMs: parseDuration(server.responses?.ttl ?? '30d'),

@@ -320,6 +320,8 @@ export interface ServerSettings {
   defaultLimits: LimitSpec;
   /** The admin listener (/metrics, /healthz, /readyz, /admin/); absent: off. */
   admin?: { host: string; port: number };
+  /** The console is served on the admin listener (absent: off). */
+  console?: true;
   /** The client address is read from `X-Forwarded-For` (absent: the socket's address). */
   trustProxy?: true;
   /** Responses API state kept by the gateway: lifetime and the largest response kept (JSON bytes). */

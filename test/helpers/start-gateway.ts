@@ -15,6 +15,8 @@ export interface TestGateway {
   sims: SimulatedSetup['sims'];
   gateway: Gateway;
   config: CompiledConfig;
+  /** The environment the gateway reads vendor secrets from (the simulators'). */
+  env: NodeJS.ProcessEnv;
   /** Usage events of every finished request, in order. */
   events: UsageEvent[];
   /** Resolves with the next usage event (the one of the request just sent). */
@@ -81,6 +83,7 @@ export async function startTestGateway(
     sims: setup.sims,
     gateway,
     config: setup.config,
+    env: setup.env,
     events,
     nextEvent: () => new Promise((resolve) => waiters.push(resolve)),
     async close() {

@@ -1,0 +1,66 @@
+import type { Logger } from 'pino';
+import type { CompiledConfig } from '../config/types.ts';
+import type { ValueStore } from '../limits/store.ts';
+import type { UsageSink } from '../runtime/handle-request.ts';
+import type { Services } from '../runtime/services.ts';
+import { createUsageFeed } from './create-usage-feed.ts';
+import { createOverrideStore } from './overrides/create-override-store.ts';
+import { createEmptyOverrides, mergeOverrides } from './overrides/merge-overrides.ts';
+import { startOverrideControl, type RunningOverrides } from './overrides/start-override-control.ts';
+import type { ConsoleSources, Overrides, UsageFeed } from './types.ts';
+
+/** What a serving process gives the playground: its environment (vendor secrets), its limits and its usage receivers. */
+export interface PlaygroundSetup {
+  getEnv(): NodeJS.ProcessEnv;
+  services: Services;
+  onUsage: UsageSink[];
+}
+
+/** The console's part of a serving process. */
+export interface ConsoleRuntime {
+  feed: UsageFeed;
+  overrides: RunningOverrides;
+  /** `config` (gateway.yaml's, compiled) with the overrides in force applied. */
+  merge(config: CompiledConfig): CompiledConfig;
+  /** The admin sources' console part over the gateway's config serving now and gateway.yaml's. */
+  createSources(getServing: () => CompiledConfig, getBase: () => CompiledConfig, playground?: PlaygroundSetup): ConsoleSources;
+}
+
+/**
+ * Starts the console's part of a serving process (`server.console: true`): the usage feed and the
+ * overrides, read from `server.store` (Redis: `values`) or the file beside the config, before the gateway
+ * serves (so a restart serves them at once), then polled. `onChange` is called when another process (or
+ * this one) changed them: the caller swaps in a snapshot of `merge(gateway.yaml's config)`.
+ */
+export async function startConsole(values: ValueStore | undefined, configDir: string, logger: Logger, onChange: () => void): Promise<ConsoleRuntime> {
+  let current: Overrides = createEmptyOverrides();
+  let started = false;
+  const store = createOverrideStore(values, configDir);
+  const overrides = await startOverrideControl(store, logger, (next) => {
+    current = next;
+    if (started) onChange();
+  });
+  started = true;
+  const feed = createUsageFeed();
+  return {
+    feed,
+    overrides,
+    merge: (config) => mergeOverrides(config, current),
+    createSources: (getServing, getBase, playground) => ({
+      getConfig: getServing,
+      getBaseConfig: getBase,
+      feed,
+      overrides,
+      ...(playground
+        ? {
+            async runPlayground(value: Record<string, unknown>) {
+              const { checkPlaygroundCall, runPlayground } = await import('./playground/run-playground.ts');
+              const config = getServing();
+              const env = playground.getEnv();
+              return runPlayground(checkPlaygroundCall(value, config, env), { config, env, services: playground.services, onUsage: playground.onUsage });
+            },
+          }
+        : {}),
+    }),
+  };
+}

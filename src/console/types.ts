@@ -1,0 +1,85 @@
+import type { CompiledConfig, Style } from '../config/types.ts';
+
+/** One usage event as the console shows it: numbers and names only, never a body or a key's secret. */
+export interface UsageRow {
+  /** Milliseconds since the epoch when the request ended. */
+  time: number;
+  key?: string;
+  style: Style;
+  model?: string;
+  vendor?: string;
+  status: number;
+  error?: string;
+  inputTokens: number;
+  outputTokens: number;
+  ttfbMs?: number;
+  durationMs: number;
+  costUsd?: number;
+  pid: number;
+}
+
+/** A key's live usage in the console: the last minute's requests and tokens, the last hour's spend. */
+export interface KeyUsage {
+  requestsLastMinute: number;
+  tokensLastMinute: number;
+  spendLastHourUsd: number;
+}
+
+/** The usage events of this process: kept for an hour (at most a bounded number), and followed live. */
+export interface UsageFeed {
+  /** Records an event (a receiver of the gateway's `onUsage`). */
+  record(event: import('../runtime/types.ts').UsageEvent): void;
+  /** Records a row made elsewhere (a worker's, in the `--workers` primary). */
+  add(row: UsageRow): void;
+  /** Calls `listener` with every row recorded from now on; returns the function that stops it. */
+  follow(listener: (row: UsageRow) => void): () => void;
+  /** The rows kept, oldest first. */
+  listRows(): readonly UsageRow[];
+}
+
+/** What a key override changes of a key of gateway.yaml (or of a key issued in the console). */
+export interface KeyOverride {
+  disabled?: boolean;
+  /** Replaces the key's limits (gateway.yaml's shape: rpm, tpm, concurrency). */
+  limits?: { rpm?: number; tpm?: number; concurrency?: number };
+  /** Replaces the key's budget (gateway.yaml's shape); null removes it. */
+  budget?: { usd: number; period: 'day' | 'month'; reserve_usd?: number } | null;
+}
+
+/** A key issued in the console: gateway.yaml's key entry with its sha256 (the secret was shown once). */
+export interface IssuedKey {
+  name: string;
+  sha256: string;
+  models: string[];
+  limits?: { rpm?: number; tpm?: number; concurrency?: number };
+  budget?: { usd: number; period: 'day' | 'month'; reserve_usd?: number };
+}
+
+/** The console's changes over gateway.yaml, as kept in `server.store`. */
+export interface Overrides {
+  keys: Record<string, KeyOverride>;
+  issued: IssuedKey[];
+}
+
+/** The overrides in force and how to change them (every process applies a change within a second). */
+export interface OverrideControl {
+  /** The overrides this process applies now. */
+  current(): Overrides;
+  /**
+   * Applies `mutate` to the stored overrides (read again first), stores and applies the result, and logs
+   * it with the admin key's name, before and after. `mutate` throws a GatewayError to refuse.
+   */
+  change(adminName: string, keyName: string, mutate: (overrides: Overrides) => Overrides): Promise<Overrides>;
+}
+
+/** What the console's admin API reads: set on the admin sources when `server.console` is on. */
+export interface ConsoleSources {
+  /** The compiled config serving now (gateway.yaml with the overrides applied). */
+  getConfig(): CompiledConfig;
+  /** gateway.yaml's keys before the overrides (what the overrides are shown against). */
+  getBaseConfig(): CompiledConfig;
+  feed: UsageFeed;
+  overrides: OverrideControl;
+  /** Runs a playground chat (absent in a `--workers` primary, which serves no requests). */
+  runPlayground?(call: Record<string, unknown>): Promise<import('./playground/run-playground.ts').PlaygroundResult>;
+}

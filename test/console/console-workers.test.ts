@@ -1,0 +1,58 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAlone } from '../helpers/run-alone.ts';
+import { CONSOLE_ENV, startConsoleCli, writeConsoleConfig, type ConsoleCli } from '../helpers/start-console-cli.ts';
+import type { WrittenConfig } from '../helpers/write-gateway-config.ts';
+
+/** With `--workers 2` the primary serves the console: the workers' rows reach its tail, its overrides reach the workers. */
+runAlone();
+
+let config: WrittenConfig;
+let gateway: ConsoleCli;
+beforeAll(async () => {
+  config = await writeConsoleConfig(false);
+  gateway = await startConsoleCli(config.file, {}, ['--workers', '2']);
+}, 90_000);
+afterAll(async () => {
+  await gateway?.stop();
+  await config?.remove();
+});
+
+const admin = (path: string, body?: unknown) =>
+  fetch(gateway.adminUrl + path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${CONSOLE_ENV.OPS_KEY}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+function chatStatus(): Promise<number | undefined> {
+  const client = new OpenAI({ apiKey: CONSOLE_ENV.TEAM_KEY, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+  return client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }).then(() => 200, (error: { status?: number }) => error.status);
+}
+
+describe('the console of a --workers primary', { timeout: 60_000 }, () => {
+  it('tails the requests the workers served', async () => {
+    const primaryPid = gateway.child.pid;
+    for (let i = 0; i < 4; i++) expect(await chatStatus()).toBe(200);
+    const tail = await admin('/admin/usage/tail');
+    const reader = tail.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (!text.includes('"open":true')) text += (await reader.read()).value ?? '';
+    await reader.cancel();
+    const rows = text.split('\n').filter(Boolean).map((line) => JSON.parse(line)).filter((row) => row.key === 'team');
+    expect(rows).toHaveLength(4);
+    expect(rows.every((row) => row.pid !== primaryPid && row.model === 'gpt-4o-mini' && row.status === 200)).toBe(true);
+    const overview = await (await admin('/admin/overview')).json();
+    expect(overview.total.requests).toBeGreaterThanOrEqual(4);
+  });
+
+  it('disables a key on every worker, and enables it again', async () => {
+    expect((await admin('/admin/keys/disable', { name: 'team' })).status).toBe(200);
+    // Every worker polls the overrides file: after a while no worker admits the key.
+    await expect.poll(async () => (await Promise.all([1, 2, 3, 4].map(chatStatus))).every((status) => status === 401), { timeout: 5000 }).toBe(true);
+    expect((await admin('/admin/keys/enable', { name: 'team' })).status).toBe(200);
+    await expect.poll(async () => (await Promise.all([1, 2, 3, 4].map(chatStatus))).every((status) => status === 200), { timeout: 5000 }).toBe(true);
+    const listed = (await (await admin('/admin/keys')).json()).keys.find((key: any) => key.name === 'team');
+    expect(listed).toMatchObject({ disabled: false, usage: { requestsLastMinute: expect.any(Number) } });
+  });
+});
