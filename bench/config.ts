@@ -107,7 +107,8 @@ function defineModels(count: number, defaults: Record<string, any>, vendorNames:
   ]);
   for (const [id, model] of Object.entries(defaults)) {
     if (models.size >= count) break;
-    if (!models.has(id)) models.set(id, { ...model, vendor: VENDOR_RENAMES[model.vendor] ?? model.vendor });
+    // Models of a vendor with no bench stand-in (Bedrock: no local vendor in the bench) are left out.
+    if (!models.has(id) && VENDOR_RENAMES[model.vendor]) models.set(id, { ...model, vendor: VENDOR_RENAMES[model.vendor] });
   }
   const generated = vendorNames.filter((name) => name !== 'bench-slow');
   for (let i = 0; models.size < count; i++) {

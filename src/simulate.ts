@@ -1,5 +1,5 @@
 import type { CompiledConfig, Protocol } from './config/types.ts';
-import { startSimulators, SIMULATOR_KEYS, type SimulatorOptions } from './simulators/index.ts';
+import { startSimulators, SIMULATOR_KEY_ID, SIMULATOR_KEYS, type SimulatorOptions } from './simulators/index.ts';
 
 /** The client key accepted in simulate mode (printed at start; never valid against real vendors). */
 export const SIMULATOR_CLIENT_KEY = 'sk-gateway-simulator';
@@ -31,6 +31,12 @@ export async function simulateVendors(
       const secretEnv = `GATEWAY_SIM_${vendor.protocol.toUpperCase()}_KEY`;
       simEnv[secretEnv] = SIMULATOR_KEYS[vendor.protocol];
       const auth = vendor.auth.kind === 'none' ? vendor.auth : { ...vendor.auth, env: secretEnv };
+      // A signed vendor signs with the simulator's key id and secret (and no session token).
+      if (auth.kind === 'signed') {
+        auth.idEnv = `${secretEnv}_ID`;
+        delete auth.tokenEnv;
+        simEnv[auth.idEnv] = SIMULATOR_KEY_ID;
+      }
       return [name, { ...vendor, baseUrl: sims[vendor.protocol].url, auth, proxy: undefined, caFile: undefined }];
     }),
   );

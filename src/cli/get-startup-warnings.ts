@@ -14,10 +14,12 @@ export interface StartupWarning {
 export function getStartupWarnings(config: CompiledConfig, env: NodeJS.ProcessEnv): StartupWarning[] {
   const warnings: StartupWarning[] = [];
   for (const vendor of Object.values(config.vendors)) {
-    if (vendor.auth.kind === 'none' || env[vendor.auth.env]) continue;
+    if (vendor.auth.kind === 'none') continue;
+    const unset = (vendor.auth.kind === 'signed' ? [vendor.auth.idEnv, vendor.auth.env] : [vendor.auth.env]).filter((name) => !env[name]);
+    if (unset.length === 0) continue;
     warnings.push({
       level: 'warn',
-      message: `vendor "${vendor.name}": ${vendor.auth.env} is not set; its models answer 503 vendor_not_configured`,
+      message: `vendor "${vendor.name}": ${unset.join(' and ')} ${unset.length > 1 ? 'are' : 'is'} not set; its models answer 503 vendor_not_configured`,
     });
   }
   const usable = config.keys.some((key) => 'sha256' in key.secret || env[key.secret.env]);

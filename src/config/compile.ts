@@ -25,6 +25,10 @@ function sortedRecord<T>(entries: [string, T][]): Record<string, T> {
 function compileAuth(auth: any): VendorAuth {
   if (auth === undefined || auth === 'none') return { kind: 'none' };
   if (auth.bearer) return { kind: 'bearer', env: envName(auth.bearer) };
+  if (auth.sigv4) {
+    const { access_key_id: id, secret_access_key: secret, session_token: token } = auth.sigv4;
+    return { kind: 'signed', scheme: 'sigv4', env: envName(secret), idEnv: envName(id), ...(token ? { tokenEnv: envName(token) } : {}) };
+  }
   if (auth.header) return { kind: 'header', header: auth.header.toLowerCase(), env: envName(auth.value) };
   return { kind: 'query', param: auth.query, env: envName(auth.value) };
 }
@@ -37,6 +41,7 @@ function compileVendor(name: string, raw: any): VendorEntry {
     protocol: raw.protocol,
     baseUrl: String(raw.base_url).replace(/\/+$/, ''),
     auth: compileAuth(raw.auth),
+    ...(raw.region ? { region: raw.region } : {}),
     headers,
     timeouts: {
       headersMs: parseDuration(raw.headers_timeout ?? both),

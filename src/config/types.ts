@@ -97,6 +97,8 @@ export type VendorAuth =
   | { kind: 'bearer'; env: string }
   | { kind: 'header'; header: string; env: string }
   | { kind: 'query'; param: string; env: string }
+  /** Requests signed by the protocol's signer (`createSigner`): `env` holds the secret, `idEnv` its key id. */
+  | { kind: 'signed'; scheme: 'sigv4'; env: string; idEnv: string; tokenEnv?: string }
   | { kind: 'none' };
 
 /** Request-rate, token-rate and concurrency limits of a client key. */
@@ -171,6 +173,8 @@ export interface VendorEntry {
   /** Base URL without trailing slash, e.g. `https://api.openai.com/v1`. */
   baseUrl: string;
   auth: VendorAuth;
+  /** The vendor's region, for protocols whose requests are signed per region. */
+  region?: string;
   /** Extra headers added to every request (e.g. `anthropic-version`). */
   headers: Record<string, string>;
   /** Wait for response headers / silence between body bytes, in milliseconds. */

@@ -3,6 +3,7 @@ import { anthropicAdapter } from './anthropic/index.ts';
 import { dashscopeAdapter } from './dashscope/index.ts';
 import { geminiAdapter } from './gemini/index.ts';
 import { openaiAdapter } from './openai/index.ts';
+import { bedrockProtocol } from './bedrock/index.ts';
 import type { ProtocolAdapter } from './types.ts';
 
 /**
@@ -15,6 +16,7 @@ export const PROTOCOLS = {
   anthropic: anthropicAdapter,
   gemini: geminiAdapter,
   dashscope: dashscopeAdapter,
+  bedrock: bedrockProtocol,
 } satisfies Record<Protocol, ProtocolAdapter>;
 
 /** The adapter of a vendor protocol. */

@@ -91,7 +91,12 @@ export interface ProtocolAdapter {
   /** Names of the JSON fields holding a string finish reason (per choice or candidate), found the same way. */
   finishReasonFields?: readonly string[];
   /** Reads a vendor error body (parsed JSON, or the text when it was not JSON); status 0 inside a stream. */
-  readError(status: number, body: unknown): VendorError;
+  readError(status: number, body: unknown, headers?: Record<string, string | string[] | undefined>): VendorError;
+  /**
+   * For a vendor whose auth is `signed`: the signer made from its credentials in `env` (read when the
+   * snapshot is built: start and reload), or undefined when one of them is unset.
+   */
+  createSigner?(vendor: VendorEntry, env: NodeJS.ProcessEnv): VendorSigner | undefined;
   /**
    * For streams that report usage only on request: the request bytes asking for it (`body` is the parsed
    * form of `raw`), or undefined when the client already asked or the protocol always reports it. The
@@ -103,3 +108,17 @@ export interface ProtocolAdapter {
   /** Images generated through asynchronous tasks (vendors without a synchronous images endpoint). */
   imageTasks?: ImageTaskProtocol;
 }
+
+/** A vendor request about to be sent, as a signer sees it. */
+export interface SignableRequest {
+  method: string;
+  /** `https://host[:port]` of the vendor. */
+  origin: string;
+  /** Path and query as sent. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+}
+
+/** Signs one vendor request: resolves with the headers to add to it. */
+export type VendorSigner = (request: SignableRequest) => Promise<Record<string, string>>;

@@ -47,6 +47,7 @@ function readUrlPassword(url: string | undefined): string[] {
 export function listSecrets(config: CompiledConfig, env: NodeJS.ProcessEnv, taskSecret = readTaskSecret(config, env)): string[] {
   const secrets: (string | undefined)[] = [taskSecret];
   for (const vendor of Object.values(config.vendors)) if (vendor.auth.kind !== 'none') secrets.push(env[vendor.auth.env]);
+  for (const { auth } of Object.values(config.vendors)) if (auth.kind === 'signed') secrets.push(env[auth.idEnv], auth.tokenEnv && env[auth.tokenEnv]);
   for (const key of config.keys) if ('env' in key.secret) secrets.push(env[key.secret.env]);
   const { store } = config.server;
   if (store.kind === 'redis') secrets.push(...readUrlPassword(env[store.env]));

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { Agent, Pool, ProxyAgent, type Dispatcher } from 'undici';
 import type { CompiledConfig, KeyEntry, VendorEntry } from '../config/types.ts';
+import { getProtocolAdapter } from '../protocols/index.ts';
 import { createRedactor, type Redactor } from './redact.ts';
 import { createRouteMatcher } from './route-match.ts';
 import { createUnroutedStyle } from './unrouted-style.ts';
@@ -36,12 +37,15 @@ function canKeepPool(previous: RuntimeVendor | undefined, vendor: VendorEntry, s
 
 function createVendor(vendor: VendorEntry, env: NodeJS.ProcessEnv, redactor: Redactor, previous?: RuntimeVendor): RuntimeVendor {
   const url = new URL(vendor.baseUrl);
-  const secret = vendor.auth.kind === 'none' ? undefined : env[vendor.auth.env];
+  const signer = vendor.auth.kind === 'signed' ? getProtocolAdapter(vendor.protocol).createSigner?.(vendor, env) : undefined;
+  // A signed vendor without a signer (a credential unset) has no secret: its calls answer 503.
+  const secret = vendor.auth.kind === 'none' || (vendor.auth.kind === 'signed' && !signer) ? undefined : env[vendor.auth.env];
   // A reload keeps the connection pool of a vendor whose settings and secret did not change.
   const kept = canKeepPool(previous, vendor, secret);
   return {
     config: vendor,
     secret,
+    ...(signer ? { signer } : {}),
     origin: url.origin,
     basePath: url.pathname.replace(/\/+$/, ''),
     dispatcher: kept ? previous.dispatcher : createDispatcher(vendor, url.origin),

@@ -13,7 +13,7 @@ import type {
 } from '../config/types.ts';
 import type { Dispatcher } from 'undici';
 import type { AbortSource } from './abort-source.ts';
-import type { ProtocolAdapter, Usage, VendorRequest } from '../protocols/types.ts';
+import type { ProtocolAdapter, Usage, VendorRequest, VendorSigner } from '../protocols/types.ts';
 import type { Redactor } from './redact.ts';
 import type { ResponseStore } from '../responses-state/response-store.ts';
 
@@ -80,6 +80,8 @@ export interface RuntimeVendor {
   config: VendorEntry;
   /** The vendor credential value, resolved from the environment at start (never logged). */
   secret?: string;
+  /** Signs each call (auth `signed`), made from the credentials at start or reload. */
+  signer?: VendorSigner;
   dispatcher: Dispatcher;
   origin: string;
   /** Path prefix of the base URL (e.g. `/v1`), joined before each upstream path. */

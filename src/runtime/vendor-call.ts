@@ -87,6 +87,15 @@ export function callVendor(
   const path = applyAuthPlan(plan, vendor.basePath + request.path, headers);
   ctx.vendorCalls++;
   const options: Dispatcher.RequestOptions = { origin: vendor.origin, path, method: request.method, headers, body: request.body, signal: signal as AbortSignal };
+  if (!vendor.signer) return dispatchVendorCall(ctx, vendor, options);
+  const body = typeof request.body === 'string' || Buffer.isBuffer(request.body) ? request.body : undefined;
+  return vendor.signer({ method: request.method, origin: vendor.origin, path, headers, body }).then((signed) => {
+    Object.assign(headers, signed);
+    return dispatchVendorCall(ctx, vendor, options);
+  });
+}
+
+function dispatchVendorCall(ctx: RequestContext, vendor: RuntimeVendor, options: Dispatcher.RequestOptions): Promise<VendorResponse> {
   const sentAt = performance.now();
   return new Promise((resolve, reject) => {
     vendor.dispatcher.request(options, (error, response) => {

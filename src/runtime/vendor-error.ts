@@ -70,7 +70,7 @@ export function toVendorError(
   json: unknown,
   headers: VendorResponse['headers'] = {},
 ): GatewayError {
-  const error = getProtocolAdapter(vendor.config.protocol).readError(status, json);
+  const error = getProtocolAdapter(vendor.config.protocol).readError(status, json, headers);
   if (json === undefined && !error.authFailure) {
     return new GatewayError(502, 'upstream_invalid_response', `Vendor "${vendor.config.name}" answered ${status} with a body that is not JSON.`);
   }

@@ -4,7 +4,7 @@
  * N adapters serve N x N pairs). A protocol adapter implements both sides; a client-only style (the
  * responses and legacy completions requests) implements the client side.
  */
-import type { SseEvent } from '../sse/parse.ts';
+import type { SseEvent, SseParser } from '../sse/parse.ts';
 import type { CanonicalRequest, CanonicalResponse, StreamEvent, VendorError } from './canonical.ts';
 import type { FieldPolicy } from './field-policy.ts';
 import type { ReasoningBudgets } from '../config/types.ts';
@@ -33,10 +33,12 @@ export interface EncodeOptions {
   fieldNames?: Readonly<Record<string, string>>;
 }
 
-/** A request ready for the vendor: path relative to its base URL, and the JSON body. */
+/** A request ready for the vendor: path relative to its base URL, the JSON body, and any header of its own. */
 export interface VendorCall {
   path: string;
   body: Record<string, unknown>;
+  /** Request headers over the JSON and SSE defaults (a protocol whose stream is not SSE says what it accepts). */
+  headers?: Record<string, string>;
 }
 
 /** Identity of the answer as the client sees it. */
@@ -91,6 +93,8 @@ export interface VendorAdapter {
   encodeRequest(request: CanonicalRequest, options: EncodeOptions): VendorCall;
   decodeResponse(body: unknown): CanonicalResponse;
   createStreamDecoder(): StreamDecoder;
+  /** Frames a stream body that is not SSE into events for the decoder (absent: the body is SSE). */
+  createStreamParser?(onEvent: (event: SseEvent) => void): SseParser;
   /** Reads a vendor error body (parsed JSON, or the raw text when it was not JSON). */
   decodeError(status: number, body: unknown): VendorError;
 }

@@ -54,7 +54,7 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
       method: 'POST',
       path: wire.path,
       body: JSON.stringify(wire.body),
-      headers: { 'content-type': 'application/json', accept: request.stream ? 'text/event-stream' : 'application/json' },
+      headers: { 'content-type': 'application/json', accept: request.stream ? 'text/event-stream' : 'application/json', ...wire.headers },
     });
     if (response.status < 200 || response.status >= 300) throw await readVendorError(call.vendor, response);
     const model = ctx.modelId ?? call.model.id;

@@ -9,6 +9,7 @@ import type { OpHandler } from '../runtime/types.ts';
 import type { ClientAdapter, VendorAdapter } from './adapter.ts';
 import { responsesState } from '../responses-state/responses-state.ts';
 import { anthropicAdapter } from './anthropic/index.ts';
+import { bedrockChat } from '../protocols/bedrock/index.ts';
 import { geminiAdapter } from './gemini/index.ts';
 import { createTranslationHandler, type TranslationState } from './handler.ts';
 import { completionsAdapter } from './openai-completions/index.ts';
@@ -23,6 +24,7 @@ const VENDOR_ADAPTERS: Partial<Record<Protocol, VendorAdapter>> = {
   openai: openAIChatAdapter,
   anthropic: anthropicAdapter,
   gemini: geminiAdapter,
+  bedrock: bedrockChat,
 };
 
 /**
@@ -63,7 +65,7 @@ for (const protocol of Object.keys(VENDOR_ADAPTERS)) {
 /** Count-token requests per client style, and the protocols that count exactly (others estimate). */
 const COUNT_CLIENTS: Partial<Record<Style, ClientCounter>> = { anthropic: anthropicCountClient, gemini: geminiCountClient };
 const COUNTERS: Partial<Record<Protocol, VendorCounter>> = { anthropic: anthropicCounter, gemini: geminiCounter };
-const PROTOCOLS: Protocol[] = ['openai', 'anthropic', 'gemini', 'dashscope'];
+const PROTOCOLS: Protocol[] = ['openai', 'anthropic', 'gemini', 'dashscope', 'bedrock'];
 for (const [style, client] of Object.entries(COUNT_CLIENTS) as Array<[Style, ClientCounter]>) {
   for (const protocol of PROTOCOLS) {
     if (protocol !== style) HANDLERS.set(`${style} count-tokens ${protocol}`, createCountTokensHandler(client, COUNTERS[protocol]));

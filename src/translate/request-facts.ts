@@ -16,6 +16,7 @@ const PROTOCOL_FACTS: Record<Protocol, RequestFacts> = {
   anthropic: { ranges: { temperature: { min: 0, max: 1 }, topP: { min: 0, max: 1 } } },
   gemini: { ranges: { temperature: { min: 0, max: 2 }, topP: { min: 0, max: 1 } } },
   dashscope: {},
+  bedrock: { ranges: { temperature: { min: 0, max: 1 }, topP: { min: 0, max: 1 } } },
 };
 
 /** The facts of one call: protocol defaults, then the vendor's, then the model's, field by field. */

@@ -7,7 +7,7 @@ import type { Style } from '../config/types.ts';
 import { GatewayError, renderStreamError, toGatewayError } from '../errors.ts';
 import { endStream, startStream, writeStream } from '../runtime/respond.ts';
 import type { RequestContext, RuntimeVendor, VendorResponse } from '../runtime/types.ts';
-import { createSseParser } from '../sse/parse.ts';
+import { createSseParser, type SseEvent } from '../sse/parse.ts';
 import type { ClientAdapter, ResponseMeta, StreamEncoder, VendorAdapter } from './adapter.ts';
 import type { CanonicalRequest, CanonicalUsage, StreamEvent } from './canonical.ts';
 import { mergeUsage } from './canonical.ts';
@@ -56,9 +56,10 @@ export function answerStream(job: StreamJob): Promise<void> {
     encoder ??= job.client.createStreamEncoder((meta = job.createMeta(event.type === 'start' ? event.id : undefined)), job.request);
     out += encoder.encode(event);
   };
-  const parser = createSseParser((sse) => {
+  const onEvent = (sse: SseEvent): void => {
     for (const event of decoder.decode(sse)) encode(event);
-  });
+  };
+  const parser = job.vendor.createStreamParser ? job.vendor.createStreamParser(onEvent) : createSseParser(onEvent);
   const flush = (): void => {
     if (!out) return;
     if (!res.headersSent) startStream(ctx, 200, { ...SSE_HEADERS, ...job.headers });

@@ -1,0 +1,40 @@
+/**
+ * Amazon Bedrock Converse as one protocol folder: the protocol adapter (usage, errors, request signing)
+ * and the vendor side of chat translation (canonical <-> Converse, the binary event stream).
+ * Bedrock has no client style of its own: every style reaches it through translation.
+ */
+import type { VendorAdapter } from '../../translate/adapter.ts';
+import type { ProtocolAdapter, Usage } from '../types.ts';
+import { createBedrockSigner } from './create-signer.ts';
+import { decodeConverseError } from './decode-error.ts';
+import { decodeConverseResponse } from './decode-response.ts';
+import { encodeConverseRequest } from './encode-request.ts';
+import { createEventStreamParser } from './event-stream-parser.ts';
+import { readConverseUsage } from './read-converse.ts';
+import { createConverseStreamDecoder } from './stream-decode.ts';
+
+/** Usage of a Converse answer (`usage`) or of a stream's `metadata` event. */
+function readUsage(json: any): Usage | undefined {
+  const usage = json?.usage;
+  return usage && typeof usage === 'object' ? readConverseUsage(usage) : undefined;
+}
+
+/** The Bedrock protocol: no passthrough, SigV4 or Bearer (Bedrock API key) auth. */
+export const bedrockProtocol: ProtocolAdapter = {
+  protocol: 'bedrock',
+  passthrough: {},
+  requestHeaders: ['content-type', 'accept'],
+  readUsage,
+  usageFields: ['usage'],
+  readError: decodeConverseError,
+  createSigner: createBedrockSigner,
+};
+
+/** Canonical chat <-> Converse (`/model/{modelId}/converse` and `converse-stream`). */
+export const bedrockChat: VendorAdapter = {
+  encodeRequest: encodeConverseRequest,
+  decodeResponse: decodeConverseResponse,
+  createStreamDecoder: createConverseStreamDecoder,
+  createStreamParser: createEventStreamParser,
+  decodeError: decodeConverseError,
+};

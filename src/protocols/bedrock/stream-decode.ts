@@ -1,0 +1,70 @@
+/** Converse stream events (framed by event-stream-parser.ts) -> canonical stream events. */
+import { GatewayError } from '../../errors.ts';
+import type { StreamDecoder } from '../../translate/adapter.ts';
+import type { StreamEvent } from '../../translate/canonical.ts';
+import { isRecord } from '../../translate/helpers.ts';
+import type { SseEvent } from '../../sse/parse.ts';
+import { decodeConverseError } from './decode-error.ts';
+import { readConverseStop, readConverseUsage } from './read-converse.ts';
+
+/**
+ * Decodes `messageStart`, `contentBlockStart` (tool use), `contentBlockDelta` (text or tool input JSON),
+ * `contentBlockStop`, `messageStop` (stop reason: the answer is complete), `metadata` (usage) and
+ * exceptions (the in-stream error). Reasoning deltas and unknown events produce nothing.
+ */
+export function createConverseStreamDecoder(): StreamDecoder {
+  const toolIndexes = new Map<number, number>();
+  const decoder = {
+    done: false,
+    decode(event: SseEvent): StreamEvent[] {
+      const name = event.event ?? '';
+      if (name.startsWith('exception:') || name.startsWith('error:')) {
+        const type = name.slice(name.indexOf(':') + 1);
+        return [{ type: 'error', error: decodeConverseError(0, parsePayload(event.data), { 'x-amzn-errortype': type }) }];
+      }
+      const data = parsePayload(event.data);
+      switch (name) {
+        case 'messageStart':
+          return [{ type: 'start' }];
+        case 'contentBlockStart':
+          return readBlockStart(data, toolIndexes);
+        case 'contentBlockDelta':
+          return readBlockDelta(data, toolIndexes);
+        case 'messageStop':
+          decoder.done = true;
+          return [{ type: 'finish', reason: readConverseStop(data.stopReason) }];
+        case 'metadata':
+          return isRecord(data.usage) ? [{ type: 'usage', usage: readConverseUsage(data.usage) }] : [];
+        default:
+          return [];
+      }
+    },
+  };
+  return decoder;
+}
+
+function parsePayload(text: string): Record<string, any> {
+  try {
+    const data: unknown = JSON.parse(text);
+    if (isRecord(data)) return data;
+  } catch {
+    // fall through
+  }
+  throw new GatewayError(502, 'upstream_invalid_response', 'The vendor sent an unreadable stream event.');
+}
+
+function readBlockStart(data: Record<string, any>, toolIndexes: Map<number, number>): StreamEvent[] {
+  const use = isRecord(data.start) && isRecord(data.start.toolUse) ? data.start.toolUse : undefined;
+  if (!use) return [];
+  const index = toolIndexes.size;
+  toolIndexes.set(Number(data.contentBlockIndex), index);
+  return [{ type: 'tool_call_start', index, id: String(use.toolUseId ?? ''), name: String(use.name ?? '') }];
+}
+
+function readBlockDelta(data: Record<string, any>, toolIndexes: Map<number, number>): StreamEvent[] {
+  const delta = isRecord(data.delta) ? data.delta : {};
+  if (typeof delta.text === 'string') return delta.text ? [{ type: 'text', text: delta.text }] : [];
+  const input = isRecord(delta.toolUse) ? delta.toolUse.input : undefined;
+  const index = toolIndexes.get(Number(data.contentBlockIndex));
+  return typeof input === 'string' && input && index !== undefined ? [{ type: 'tool_call_delta', index, arguments: input }] : [];
+}
