@@ -1,5 +1,6 @@
 import type { AdminRoute } from '../admin/types.ts';
 import { describeKeys } from './describe-keys.ts';
+import { STYLES } from '../protocols/styles.ts';
 import { describeModels } from './describe-models.ts';
 import { getConsole, readAdminName } from './get-console.ts';
 import { summarizeUsage } from './summarize-usage.ts';
@@ -17,7 +18,7 @@ export const CONSOLE_READ_ROUTES: readonly AdminRoute[] = [
       return { name: readAdminName(event, sources) };
     },
   },
-  { method: 'GET', path: '/admin/models', handle: (_event, sources) => ({ models: describeModels(getConsole(sources).getConfig()) }) },
+  { method: 'GET', path: '/admin/models', handle: (_event, sources) => ({ models: describeModels(getConsole(sources).getConfig()), styles: Object.keys(STYLES) }) },
   {
     method: 'GET',
     path: '/admin/keys',

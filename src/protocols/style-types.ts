@@ -17,6 +17,13 @@ export interface ListedModel {
   ownedBy: string;
 }
 
+/** One HTTP request a client sends: path (with query), headers and JSON body. */
+export interface ClientRequest {
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
 /** An OpenAPI security scheme (`components.securitySchemes` entry). */
 export type SecurityScheme = Record<string, string>;
 
@@ -49,4 +56,6 @@ export interface StyleFacts {
   readModelName?(name: string): string;
   /** The OpenAPI security schemes of the style's routes, by scheme name, in the order the SDK tries them. */
   securitySchemes: Record<string, SecurityScheme>;
+  /** The request this style's SDK sends for one user turn to `model` with the key `secret` (the console's playground). */
+  writeChatTurn(model: string, prompt: string, stream: boolean, secret: string): ClientRequest;
 }

@@ -38,7 +38,7 @@ export async function renderPlayground(): Promise<HTMLElement> {
   if (keys.status !== 200 || models.status !== 200) return el('p', { class: 'error' }, readError(keys.status !== 200 ? keys : models));
   const [keyLabel, key] = select('playground-key', 'Key', keys.json.keys.filter((k: any) => !k.admin && !k.disabled).map((k: any) => k.name));
   const [modelLabel, model] = select('playground-model', 'Model', models.json.models.map((m: any) => m.id));
-  const [styleLabel, style] = select('playground-style', 'Client style', ['openai', 'anthropic', 'gemini']);
+  const [styleLabel, style] = select('playground-style', 'Client style', models.json.styles);
   const stream = el('input', { type: 'checkbox', id: 'playground-stream' }) as HTMLInputElement;
   const prompt = el('textarea', { id: 'playground-prompt', rows: 3, cols: 60, required: true }) as HTMLTextAreaElement;
   const status = el('p', { role: 'status', id: 'playground-status' });

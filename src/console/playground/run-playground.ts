@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { CompiledConfig, Style } from '../../config/types.ts';
 import { GatewayError } from '../../errors.ts';
+import { getStyleFacts, STYLES } from '../../protocols/styles.ts';
 import { createGateway } from '../../runtime/create-gateway.ts';
 import type { UsageSink } from '../../runtime/handle-request.ts';
 import type { Services } from '../../runtime/services.ts';
@@ -32,23 +33,10 @@ export interface PlaygroundContext {
   onUsage: UsageSink[];
 }
 
-/** The request a client of `style` sends for one chat turn. */
-function describeChat(call: PlaygroundCall, secret: string): { path: string; headers: Record<string, string>; body: unknown } {
-  const json = { 'content-type': 'application/json' };
-  if (call.style === 'anthropic') {
-    return { path: '/v1/messages', headers: { ...json, 'x-api-key': secret, 'anthropic-version': '2023-06-01' }, body: { model: call.model, max_tokens: 512, stream: call.stream, messages: [{ role: 'user', content: call.prompt }] } };
-  }
-  if (call.style === 'gemini') {
-    const action = call.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
-    return { path: `/v1beta/models/${encodeURIComponent(call.model)}:${action}`, headers: { ...json, 'x-goog-api-key': secret }, body: { contents: [{ role: 'user', parts: [{ text: call.prompt }] }] } };
-  }
-  return { path: '/v1/chat/completions', headers: { ...json, authorization: `Bearer ${secret}` }, body: { model: call.model, stream: call.stream, messages: [{ role: 'user', content: call.prompt }] } };
-}
-
 /** The call, checked: 400 `invalid_playground_call` / 404 `key_not_found` / `model_not_found`. */
 export function checkPlaygroundCall(value: Record<string, unknown>, config: CompiledConfig, env: NodeJS.ProcessEnv): PlaygroundCall {
   const { key, model, style, stream, prompt } = value;
-  if (!['openai', 'anthropic', 'gemini'].includes(style as string)) throw new GatewayError(400, 'invalid_playground_call', 'style must be openai, anthropic or gemini.');
+  if (typeof style !== 'string' || !Object.hasOwn(STYLES, style)) throw new GatewayError(400, 'invalid_playground_call', `style must be one of ${Object.keys(STYLES).join(', ')}.`);
   if (typeof prompt !== 'string' || prompt.length === 0 || prompt.length > 20_000) throw new GatewayError(400, 'invalid_playground_call', 'prompt must be a text of 1 to 20,000 characters.');
   if (typeof model !== 'string' || !(model in config.models)) throw new GatewayError(404, 'model_not_found', 'No such model in the config serving now.');
   const entry = config.keys.find((k) => k.name === key);
@@ -83,7 +71,7 @@ export async function runPlayground(call: PlaygroundCall, context: PlaygroundCon
   });
   try {
     const url = await gateway.listen(0, '127.0.0.1');
-    const { path, headers, body } = describeChat(call, secret);
+    const { path, headers, body } = getStyleFacts(call.style).writeChatTurn(call.model, call.prompt, call.stream, secret);
     const response = await fetch(url + path, { method: 'POST', headers, body: JSON.stringify(body) });
     const answer = (await response.text()).split(secret).join('(key)');
     return { status: response.status, answer, exchanges: proxy.exchanges };

@@ -24,6 +24,11 @@ export const anthropicStyle: StyleFacts = {
     return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
   },
   writeModel,
+  writeChatTurn: (model, prompt, stream, secret) => ({
+    path: '/v1/messages',
+    headers: { 'content-type': 'application/json', 'x-api-key': secret, 'anthropic-version': '2023-06-01' },
+    body: { model, max_tokens: 512, stream, messages: [{ role: 'user', content: prompt }] },
+  }),
   securitySchemes: {
     bearer: { type: 'http', scheme: 'bearer' },
     anthropicKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },

@@ -17,6 +17,11 @@ export const geminiStyle: StyleFacts = {
   writeModelList: writeGeminiModelList,
   writeModel: writeGeminiModel,
   readModelName: (name) => (name.startsWith(MODEL_PREFIX) ? name.slice(MODEL_PREFIX.length) : name),
+  writeChatTurn: (model, prompt, stream, secret) => ({
+    path: `/v1beta/models/${encodeURIComponent(model)}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
+    headers: { 'content-type': 'application/json', 'x-goog-api-key': secret },
+    body: { contents: [{ role: 'user', parts: [{ text: prompt }] }] },
+  }),
   securitySchemes: {
     bearer: { type: 'http', scheme: 'bearer' },
     googKey: { type: 'apiKey', in: 'header', name: 'x-goog-api-key' },

@@ -17,5 +17,10 @@ export const openaiStyle: StyleFacts = {
   writeStreamErrorFrame: (json) => `data: ${json}\n\n`,
   writeModelList: (models) => ({ object: 'list', data: models.map(writeModel) }),
   writeModel,
+  writeChatTurn: (model, prompt, stream, secret) => ({
+    path: '/v1/chat/completions',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+    body: { model, stream, messages: [{ role: 'user', content: prompt }] },
+  }),
   securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
 };
