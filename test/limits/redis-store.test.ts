@@ -98,13 +98,14 @@ describe('redis store shared by several processes', () => {
 
   it('keeps the slot of a long request alive, and expires the slots of a crashed process', async () => {
     const key = makeKey({ concurrency: 1 });
-    const crashing = createLimiter((await openStore({ slotTtlMs: 150 })).store, {});
-    const survivor = createLimiter((await openStore({ slotTtlMs: 150 })).store, {});
+    // A TTL well above the refresh period (a third of it), so that a loaded machine's late timers do not matter.
+    const crashing = createLimiter((await openStore({ slotTtlMs: 1200 })).store, {});
+    const survivor = createLimiter((await openStore({ slotTtlMs: 1200 })).store, {});
     await (await crashing.admit(key)).acquire();
-    await sleep(300);
+    await sleep(2500);
     await expect(survivor.admit(key)).rejects.toMatchObject({ status: 429 });
     await opened[0].close();
-    await sleep(250);
+    await sleep(2000);
     const admission = await survivor.admit(key);
     await admission.acquire();
     expect(admission.headers).toEqual({});
