@@ -21,7 +21,7 @@ afterAll(async () => {
 
 async function openStore(options: Partial<RedisStoreOptions> = {}) {
   const capture = createLogCapture();
-  const store = await createRedisStore({ url: redis.url, failOpen: true, log: capture.log, reconnectDelayMs: () => 20, ...options });
+  const store = await createRedisStore({ url: redis.url, failOpen: true, log: capture.log, reconnectDelayMs: () => 20, commandTimeoutMs: 5000, ...options });
   opened.push(store);
   return { store, lines: capture.lines };
 }

@@ -28,7 +28,7 @@ async function openStore(extra: Partial<RedisStoreOptions> = {}) {
   const store = await createRedisStore({
     url: redis.url,
     failOpen: true,
-    commandTimeoutMs: 200,
+    commandTimeoutMs: 5000,
     reconnectDelayMs: () => 20,
     log: capture.log,
     ...extra,

@@ -21,7 +21,7 @@ afterAll(async () => {
 
 const factories: Array<[string, () => Promise<LimitStore>]> = [
   ['memory store', async () => createMemoryStore()],
-  ['redis store', async () => createRedisStore({ url: redis.url, failOpen: true, log: createLogCapture().log })],
+  ['redis store', async () => createRedisStore({ url: redis.url, failOpen: true, log: createLogCapture().log, commandTimeoutMs: 5000 })],
 ];
 
 describe.each(factories)('%s', (_name, createStore) => {
