@@ -19,7 +19,7 @@ const SETS = {
     mutate: ['src/runtime/auth.ts', 'src/runtime/read-body.ts'],
     // Not read-body.test.ts: its 20 uploads of 64 MB each time out in the dry run on a loaded machine;
     // body-refusals.test.ts and body-read-failures.test.ts prove each of read-body's answers.
-    tests: ['test/runtime/auth-*.test.ts', 'test/runtime/body-*.test.ts'],
+    tests: ['test/runtime/auth-*.test.ts', 'test/runtime/body-*.test.ts', 'test/admin/admin-auth-refusals.test.ts'],
   },
   // The hardening issue's redaction and request-head checks.
   hardening: {
