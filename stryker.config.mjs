@@ -50,6 +50,9 @@ const SETS = {
       'test/runtime/body-read-failures.test.ts',
       'test/runtime/reload-snapshots.test.ts',
       'test/runtime/usage-event-fields.test.ts',
+      // The listener's other paths: a client leaving mid-stream (499) and the auxiliary routes (fallback).
+      'test/e2e/stream-lifecycle.test.ts',
+      'test/admin/readyz.test.ts',
     ],
   },
 };
