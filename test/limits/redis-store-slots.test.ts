@@ -21,29 +21,30 @@ afterAll(async () => {
 
 async function openStore(options: Partial<RedisStoreOptions> = {}) {
   const capture = createLogCapture();
-  const store = await createRedisStore({ url: redis.url, failOpen: true, log: capture.log, reconnectDelayMs: () => 20, ...options });
+  const store = await createRedisStore({ url: redis.url, failOpen: true, log: capture.log, reconnectDelayMs: () => 20, commandTimeoutMs: 5000, ...options });
   opened.push(store);
   return { store, lines: capture.lines };
 }
 
 describe('the slots a redis store keeps alive', () => {
   it('refreshes every slot it holds for a key, not only the last one taken', async () => {
-    const { store } = await openStore({ slotTtlMs: 150 });
+    // A TTL well above the refresh period (a third of it), so that a loaded machine's late timers do not matter.
+    const { store } = await openStore({ slotTtlMs: 1200 });
     const take = (slot: string) => store.admit({ id: 'many-slots', concurrency: 3, windowMs: 60_000, slot });
     await take('a');
     await take('b');
-    await sleep(400);
+    await sleep(3000);
     expect((await take('c')).concurrency).toEqual({ limit: 3, inUse: 3 });
   });
 
   it('does not keep alive a slot it was refused, nor a check without a slot', async () => {
-    const { store } = await openStore({ slotTtlMs: 150 });
+    const { store } = await openStore({ slotTtlMs: 1200 });
     const admit = (slot?: string) => store.admit({ id: 'refused-slot', concurrency: 1, windowMs: 60_000, slot });
     expect((await admit('held')).verdict).toBe('ok');
     expect((await admit('refused')).verdict).toBe('concurrency');
     expect((await admit()).verdict).toBe('concurrency');
     await store.release('refused-slot', 'held');
-    await sleep(300);
+    await sleep(2000);
     expect(await admit('next')).toMatchObject({ verdict: 'ok', concurrency: { limit: 1, inUse: 1 } });
   });
 });

@@ -28,7 +28,7 @@ async function openStore(extra: Partial<RedisStoreOptions> = {}) {
   const store = await createRedisStore({
     url: redis.url,
     failOpen: true,
-    commandTimeoutMs: 200,
+    commandTimeoutMs: 5000,
     reconnectDelayMs: () => 20,
     log: capture.log,
     ...extra,
@@ -98,13 +98,14 @@ describe('redis store shared by several processes', () => {
 
   it('keeps the slot of a long request alive, and expires the slots of a crashed process', async () => {
     const key = makeKey({ concurrency: 1 });
-    const crashing = createLimiter((await openStore({ slotTtlMs: 150 })).store, {});
-    const survivor = createLimiter((await openStore({ slotTtlMs: 150 })).store, {});
+    // A TTL well above the refresh period (a third of it), so that a loaded machine's late timers do not matter.
+    const crashing = createLimiter((await openStore({ slotTtlMs: 1200 })).store, {});
+    const survivor = createLimiter((await openStore({ slotTtlMs: 1200 })).store, {});
     await (await crashing.admit(key)).acquire();
-    await sleep(300);
+    await sleep(2500);
     await expect(survivor.admit(key)).rejects.toMatchObject({ status: 429 });
     await opened[0].close();
-    await sleep(250);
+    await sleep(2000);
     const admission = await survivor.admit(key);
     await admission.acquire();
     expect(admission.headers).toEqual({});
@@ -175,13 +176,14 @@ describe('redis store shared by several processes', () => {
   it('does not let a redis that stops answering hang a request', async () => {
     const { store } = await openStore({ failOpen: false, commandTimeoutMs: 150 });
     const limiter = createLimiter(store, {});
-    const key = makeKey({ rpm: 10 });
-    await limiter.admit(key);
+    const key = makeKey({ rpm: 1000 });
+    // On a loaded machine a command may take longer than 150 ms even while redis answers: retried.
+    await waitFor(async () => Promise.resolve(limiter.admit(key)).then(() => true, () => false));
     redis.pause();
     try {
       const started = Date.now();
       await expect(limiter.admit(key)).rejects.toMatchObject({ status: 503 });
-      expect(Date.now() - started).toBeLessThan(1000);
+      expect(Date.now() - started).toBeLessThan(5000);
     } finally {
       redis.resume();
     }
