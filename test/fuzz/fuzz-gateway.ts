@@ -103,7 +103,7 @@ export async function startFuzzGateway(): Promise<FuzzGateway> {
   const secrets: Record<string, string> = { 'task secret': TASK_SECRET };
   for (const [name, key] of Object.entries(FUZZ_CLIENT_KEYS)) secrets[`client key ${name}`] = key;
   for (const [name, key] of Object.entries(SIMULATOR_KEYS)) secrets[`vendor key ${name}`] = key;
-  const sims: Record<string, string> = { openai: setup.sims.openai.url, anthropic: setup.sims.anthropic.url, gemini: setup.sims.gemini.url, dashscope: setup.sims.dashscope.url };
+  const simUrl = (protocol: Protocol): string => setup.sims[protocol].url;
   const closers: (() => Promise<void>)[] = [];
   const vendors: Record<string, VendorEntry> = {};
   for (const [name, vendor] of Object.entries(setup.config.vendors)) {
@@ -115,7 +115,7 @@ export async function startFuzzGateway(): Promise<FuzzGateway> {
       const auth = vendor.auth.kind === 'none' ? vendor.auth : { ...vendor.auth, env: secretEnv };
       vendors[name] = { ...vendor, auth, baseUrl: hostile.url + new URL(vendor.baseUrl).pathname.replace(/\/$/, '') };
     } else {
-      const relay = await startRecordingRelay(name, sims[vendor.protocol], calls);
+      const relay = await startRecordingRelay(name, simUrl(vendor.protocol), calls);
       closers.push(relay.close);
       vendors[name] = { ...vendor, baseUrl: relay.url, timeouts: { headersMs: 5000, bodyMs: 5000 } };
     }
