@@ -28,6 +28,21 @@ describe('a token log of the memory store', () => {
   });
 });
 
+describe('a busy token log', () => {
+  it('lets entries leave oldest first through its queue, and keeps the queue no longer than twice what is live', () => {
+    const logs = new Map<string, TokenLog>();
+    for (let i = 0; i < 10_000; i++) {
+      readLog(logs, 'k', i);
+      addEntry(logs, 'k', undefined, 1, i + 100);
+    }
+    const log = readLog(logs, 'k', 10_000)!;
+    expect(log.used).toBe(99);
+    expect(log.entries.size).toBe(99);
+    expect(log.order.length - log.head).toBe(99);
+    expect(log.order.length).toBeLessThanOrEqual(2 * 1024 + 200);
+  });
+});
+
 describe('budget amounts', () => {
   it('counts no nano-USD for a cost that is zero, negative or not a number', () => {
     expect([toNano(0), toNano(-0.25), toNano(Number.NaN), toNano(0.000000001), toNano(1.5)]).toEqual([0, 0, 0, 1, 1_500_000_000]);
