@@ -1,4 +1,5 @@
 import type { Metric, Registry } from 'prom-client';
+import { createCells } from './create-cells.ts';
 
 /** One series of a counter (one combination of label values): a plain number the request path adds to. */
 export class CounterCell {
@@ -24,20 +25,9 @@ export interface CounterFamily {
  */
 export function defineCounter<Label extends string>(registry: Registry, options: { name: string; help: string; labelNames: readonly Label[] }): CounterFamily {
   const { name, help, labelNames } = options;
-  const cells = new Map<string, CounterCell>();
+  const { cells, getCell } = createCells(labelNames, (labels) => new CounterCell(labels));
   const readValues = () => [...cells.values()].map((cell) => ({ value: cell.value, labels: { ...cell.labels } }));
   const metric = { name, help, type: 'counter', aggregator: 'sum', get: async () => ({ name, help, type: 'counter', aggregator: 'sum', values: readValues() }) };
   registry.registerMetric(metric as unknown as Metric);
-  return {
-    getCell(...values) {
-      const key = values.join('\u0000');
-      let cell = cells.get(key);
-      if (cell === undefined) {
-        const labels: Record<string, string> = {};
-        labelNames.forEach((label, i) => (labels[label] = values[i]));
-        cells.set(key, (cell = new CounterCell(labels)));
-      }
-      return cell;
-    },
-  };
+  return { getCell };
 }

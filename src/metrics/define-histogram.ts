@@ -1,4 +1,5 @@
 import type { Metric, Registry } from 'prom-client';
+import { createCells } from './create-cells.ts';
 
 /** What a histogram family is told about itself: prom-client's name, help, label names and bucket bounds. */
 export interface HistogramOptions<Label extends string> {
@@ -53,7 +54,7 @@ export interface HistogramFamily {
  */
 export function defineHistogram<Label extends string>(registry: Registry, options: HistogramOptions<Label>): HistogramFamily {
   const { name, help, labelNames, buckets } = options;
-  const cells = new Map<string, HistogramCell>();
+  const { cells, getCell } = createCells(labelNames, (labels) => new HistogramCell(buckets, labels));
   const metric = {
     name,
     help,
@@ -62,18 +63,7 @@ export function defineHistogram<Label extends string>(registry: Registry, option
     get: async () => ({ name, help, type: 'histogram', aggregator: 'sum', values: readSamples(name, buckets, cells.values()) }),
   };
   registry.registerMetric(metric as unknown as Metric);
-  return {
-    getCell(...values) {
-      const key = values.join('\u0000');
-      let cell = cells.get(key);
-      if (cell === undefined) {
-        const labels: Record<string, string> = {};
-        labelNames.forEach((label, i) => (labels[label] = values[i]));
-        cells.set(key, (cell = new HistogramCell(buckets, labels)));
-      }
-      return cell;
-    },
-  };
+  return { getCell };
 }
 
 /** The samples of every cell: cumulative buckets, `+Inf`, `_sum` and `_count`, as prom-client lists them. */
