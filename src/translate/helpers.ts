@@ -78,6 +78,22 @@ export function readNumber(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
+/**
+ * The JSON of one vendor stream event (`data` of an SSE event, or an event-stream payload): an object, or a 502
+ * `upstream_invalid_response`. `unwrap` may make an object of another JSON value first (Gemini's `[{...}]`).
+ */
+export function parseStreamEvent(text: string, unwrap?: (value: unknown) => unknown): Record<string, any> {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = undefined;
+  }
+  const event = unwrap ? unwrap(data) : data;
+  if (isRecord(event)) return event;
+  throw new GatewayError(502, 'upstream_invalid_response', 'The vendor sent an unreadable stream event.');
+}
+
 /** Throws the 400 of a request body that is not the JSON object a chat request must be. */
 export function assertRecord(body: unknown): asserts body is Record<string, any> {
   if (!isRecord(body)) throw new GatewayError(400, 'invalid_request', 'The request body must be a JSON object.');

@@ -1,8 +1,7 @@
 /** Converse stream events (framed by event-stream-parser.ts) -> canonical stream events. */
-import { GatewayError } from '../../errors.ts';
 import type { StreamDecoder } from '../../translate/adapter.ts';
 import type { StreamEvent } from '../../translate/canonical.ts';
-import { isRecord } from '../../translate/helpers.ts';
+import { isRecord, parseStreamEvent } from '../../translate/helpers.ts';
 import type { SseEvent } from '../../sse/parse.ts';
 import { decodeConverseError } from './decode-error.ts';
 import { readConverseStop, readConverseUsage } from './read-converse.ts';
@@ -20,9 +19,9 @@ export function createConverseStreamDecoder(): StreamDecoder {
       const name = event.event ?? '';
       if (name.startsWith('exception:') || name.startsWith('error:')) {
         const type = name.slice(name.indexOf(':') + 1);
-        return [{ type: 'error', error: decodeConverseError(0, parsePayload(event.data), { 'x-amzn-errortype': type }) }];
+        return [{ type: 'error', error: decodeConverseError(0, parseStreamEvent(event.data), { 'x-amzn-errortype': type }) }];
       }
-      const data = parsePayload(event.data);
+      const data = parseStreamEvent(event.data);
       switch (name) {
         case 'messageStart':
           return [{ type: 'start' }];
@@ -41,16 +40,6 @@ export function createConverseStreamDecoder(): StreamDecoder {
     },
   };
   return decoder;
-}
-
-function parsePayload(text: string): Record<string, any> {
-  try {
-    const data: unknown = JSON.parse(text);
-    if (isRecord(data)) return data;
-  } catch {
-    // fall through
-  }
-  throw new GatewayError(502, 'upstream_invalid_response', 'The vendor sent an unreadable stream event.');
 }
 
 function readBlockStart(data: Record<string, any>, toolIndexes: Map<number, number>): StreamEvent[] {

@@ -2,8 +2,7 @@
 import type { SseEvent } from '../../sse/parse.ts';
 import type { StreamEvent } from '../canonical.ts';
 import type { StreamDecoder } from '../adapter.ts';
-import { isRecord } from '../helpers.ts';
-import { GatewayError } from '../../errors.ts';
+import { isRecord, parseStreamEvent } from '../helpers.ts';
 import { decodeAnthropicError, readAnthropicStop, readAnthropicUsage } from './response.ts';
 
 /**
@@ -28,7 +27,7 @@ export function createAnthropicStreamDecoder(): StreamDecoder {
       if (isEmptyTextStart(event.data)) return [];
       const text = readTextDelta(event.data);
       if (text !== undefined) return text ? [{ type: 'text', text }] : [];
-      const data = parseEvent(event.data);
+      const data = parseStreamEvent(event.data);
       const type = typeof data.type === 'string' ? data.type : event.event;
       switch (type) {
         case 'message_start': {
@@ -109,16 +108,6 @@ function readTextDelta(data: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function parseEvent(text: string): Record<string, any> {
-  try {
-    const data: unknown = JSON.parse(text);
-    if (isRecord(data)) return data;
-  } catch {
-    // fall through
-  }
-  throw new GatewayError(502, 'upstream_invalid_response', 'The vendor sent an unreadable stream event.');
 }
 
 function readBlockStart(data: Record<string, any>, toolIndexes: Map<number, number>): StreamEvent[] {

@@ -4,8 +4,7 @@ import { formatSseJson } from '../../sse/write.ts';
 import type { CanonicalUsage, FinishReason, StreamEvent } from '../canonical.ts';
 import { mergeUsage } from '../canonical.ts';
 import type { ResponseMeta, StreamDecoder, StreamEncoder } from '../adapter.ts';
-import { isRecord, parseVendorArguments } from '../helpers.ts';
-import { GatewayError } from '../../errors.ts';
+import { isRecord, parseStreamEvent, parseVendorArguments } from '../helpers.ts';
 import { wrapSignature } from '../reasoning-signature.ts';
 import { writeCallSignature } from '../reasoning-parts.ts';
 import { decodeGeminiError, readGeminiFinish, readGeminiParts, readGeminiUsage, writeGeminiFinish, writeGeminiUsage } from './response.ts';
@@ -58,15 +57,9 @@ export function createGeminiStreamDecoder(): StreamDecoder {
   return decoder;
 }
 
+/** A stream chunk: Gemini may wrap it in a one-element array. */
 function parseChunk(data: string): Record<string, any> {
-  try {
-    const chunk: unknown = JSON.parse(data);
-    if (isRecord(chunk)) return chunk;
-    if (Array.isArray(chunk) && isRecord(chunk[0])) return chunk[0];
-  } catch {
-    // reported below
-  }
-  throw new GatewayError(502, 'upstream_invalid_response', 'The vendor sent an unreadable stream event.');
+  return parseStreamEvent(data, (value) => (Array.isArray(value) && isRecord(value[0]) ? value[0] : value));
 }
 
 /**

@@ -4,10 +4,9 @@ import { formatSseEvent, formatSseJson } from '../../sse/write.ts';
 import type { CanonicalRequest, CanonicalUsage, ReasoningPart, StreamEvent } from '../canonical.ts';
 import { mergeUsage } from '../canonical.ts';
 import type { ResponseMeta, StreamDecoder, StreamEncoder } from '../adapter.ts';
-import { isRecord, withIdPrefix } from '../helpers.ts';
+import { isRecord, parseStreamEvent, withIdPrefix } from '../helpers.ts';
 import { decodeOpenAIError, readOpenAIFinish, readOpenAIUsage, readReasoningText, readVendorCallSignature, writeOpenAIFinish, writeOpenAIUsage } from './response.ts';
 import { writeClientCallExtra, writeThinkingBlock } from './reasoning.ts';
-import { GatewayError } from '../../errors.ts';
 
 /**
  * Decodes a chat-completions stream: `data:` chunks, `tool_calls[index]` deltas (the first delta of an
@@ -24,7 +23,7 @@ export function createOpenAIChatStreamDecoder(): StreamDecoder {
         decoder.done = true;
         return [];
       }
-      const chunk = parseChunk(event.data);
+      const chunk = parseStreamEvent(event.data);
       if (isRecord(chunk.error)) return [{ type: 'error', error: decodeOpenAIError(500, chunk) }];
       const out: StreamEvent[] = [];
       if (!started) {
@@ -38,17 +37,6 @@ export function createOpenAIChatStreamDecoder(): StreamDecoder {
     },
   };
   return decoder;
-}
-
-function parseChunk(data: string): Record<string, any> {
-  let chunk: unknown;
-  try {
-    chunk = JSON.parse(data);
-  } catch {
-    throw new GatewayError(502, 'upstream_invalid_response', 'The vendor sent an unreadable stream event.');
-  }
-  if (!isRecord(chunk)) throw new GatewayError(502, 'upstream_invalid_response', 'The vendor sent an unreadable stream event.');
-  return chunk;
 }
 
 function readChoice(choice: Record<string, any>, toolIndexes: Map<number, number>, out: StreamEvent[]): void {
