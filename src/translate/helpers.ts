@@ -1,7 +1,7 @@
 /** Small helpers shared by the translation adapters (no protocol knowledge here). */
 import { randomBytes } from 'node:crypto';
 import { GatewayError } from '../errors.ts';
-import type { ImageSource } from './canonical.ts';
+import type { ContentPart, ImageSource } from './canonical.ts';
 
 /** True for a plain JSON object. */
 export function isRecord(value: unknown): value is Record<string, any> {
@@ -92,6 +92,31 @@ export function parseStreamEvent(text: string, unwrap?: (value: unknown) => unkn
   const event = unwrap ? unwrap(data) : data;
   if (isRecord(event)) return event;
   throw new GatewayError(502, 'upstream_invalid_response', 'The vendor sent an unreadable stream event.');
+}
+
+/**
+ * Turns for protocols that take strictly alternating roles with tool results first in a user turn (messages,
+ * Converse): each message's blocks (`writeBlocks`; a message without any is skipped), consecutive messages of
+ * one role joined into one turn, and in user turns the blocks `isToolResult` names moved to the front.
+ */
+export function joinTurns<Block>(
+  messages: readonly { role: string; content: readonly ContentPart[] }[],
+  writeBlocks: (content: readonly ContentPart[]) => Block[],
+  isToolResult: (block: Block) => boolean,
+): Array<{ role: string; content: Block[] }> {
+  const out: Array<{ role: string; content: Block[] }> = [];
+  for (const message of messages) {
+    const blocks = writeBlocks(message.content);
+    if (blocks.length === 0) continue;
+    const last = out[out.length - 1];
+    if (last && last.role === message.role) last.content.push(...blocks);
+    else out.push({ role: message.role, content: blocks });
+  }
+  const rank = (block: Block) => (isToolResult(block) ? 0 : 1);
+  for (const turn of out) {
+    if (turn.role === 'user') turn.content.sort((a, b) => rank(a) - rank(b));
+  }
+  return out;
 }
 
 /** Throws the 400 of a request body that is not the JSON object a chat request must be. */

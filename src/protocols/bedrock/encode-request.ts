@@ -3,7 +3,7 @@ import { GatewayError } from '../../errors.ts';
 import type { EncodeOptions, VendorCall } from '../../translate/adapter.ts';
 import { placeCacheBreakpoints } from '../../translate/cache-control.ts';
 import type { CanonicalRequest, ContentPart, ImagePart, TextPart } from '../../translate/canonical.ts';
-import { parseToolArguments } from '../../translate/helpers.ts';
+import { joinTurns, parseToolArguments } from '../../translate/helpers.ts';
 
 type Block = Record<string, unknown>;
 
@@ -68,29 +68,20 @@ function hasToolParts(request: CanonicalRequest): boolean {
   return request.messages.some((m) => m.content.some((part) => part.type === 'tool_call' || part.type === 'tool_result'));
 }
 
-function writeMessages(request: CanonicalRequest): Array<{ role: string; content: Block[] }> {
-  const out: Array<{ role: string; content: Block[] }> = [];
-  for (const message of request.messages) {
-    const blocks: Block[] = [];
-    for (const part of message.content) {
-      const block = writeBlock(part);
-      if (!block) continue;
-      blocks.push(block);
-      if (part.cacheControl) blocks.push(CACHE_POINT);
-    }
-    if (blocks.length === 0) continue;
-    const last = out[out.length - 1];
-    if (last && last.role === message.role) last.content.push(...blocks);
-    else out.push({ role: message.role, content: blocks });
+/** A message's Converse blocks, each marked block followed by a cache point. */
+function writeBlocks(content: readonly ContentPart[]): Block[] {
+  const blocks: Block[] = [];
+  for (const part of content) {
+    const block = writeBlock(part);
+    if (!block) continue;
+    blocks.push(block);
+    if (part.cacheControl) blocks.push(CACHE_POINT);
   }
-  for (const message of out) {
-    if (message.role === 'user') message.content.sort((a, b) => rankBlock(a) - rankBlock(b));
-  }
-  return out;
+  return blocks;
 }
 
-function rankBlock(block: Block): number {
-  return 'toolResult' in block ? 0 : 1;
+function writeMessages(request: CanonicalRequest): Array<{ role: string; content: Block[] }> {
+  return joinTurns(request.messages, writeBlocks, (block) => 'toolResult' in block);
 }
 
 function writeBlock(part: ContentPart): Block | undefined {

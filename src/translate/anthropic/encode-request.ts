@@ -1,7 +1,7 @@
 /** Canonical request -> messages-protocol request (for a vendor speaking that protocol). */
 import type { CanonicalRequest, ContentPart, ImagePart, TextPart } from '../canonical.ts';
 import type { EncodeOptions, VendorCall } from '../adapter.ts';
-import { parseToolArguments } from '../helpers.ts';
+import { joinTurns, parseToolArguments } from '../helpers.ts';
 import { placeCacheBreakpoints } from '../cache-control.ts';
 import { writeThinking } from './thinking.ts';
 
@@ -61,22 +61,8 @@ function writeToolChoice(request: CanonicalRequest): Record<string, unknown> | u
 }
 
 function writeMessages(request: CanonicalRequest): Array<{ role: string; content: unknown[] }> {
-  const out: Array<{ role: string; content: unknown[] }> = [];
-  for (const message of request.messages) {
-    const blocks = message.content.map((part) => writeMarkedBlock(part)).filter((block) => block !== undefined);
-    if (blocks.length === 0) continue;
-    const last = out[out.length - 1];
-    if (last && last.role === message.role) last.content.push(...blocks);
-    else out.push({ role: message.role, content: blocks });
-  }
-  for (const message of out) {
-    if (message.role === 'user') message.content.sort((a, b) => rankBlock(a) - rankBlock(b));
-  }
-  return out;
-}
-
-function rankBlock(block: unknown): number {
-  return (block as { type: string }).type === 'tool_result' ? 0 : 1;
+  const writeBlocks = (content: readonly ContentPart[]) => content.map((part) => writeMarkedBlock(part)).filter((block) => block !== undefined);
+  return joinTurns<unknown>(request.messages, writeBlocks, (block) => (block as { type: string }).type === 'tool_result');
 }
 
 /** A content block with the part's prompt-cache breakpoint. */
