@@ -4,6 +4,7 @@ import type { CompiledConfig, KeyEntry, ServerSettings } from '../../src/config/
 import type { LimitStore } from '../../src/limits/store.ts';
 import { createGatewayMetrics } from '../../src/metrics/index.ts';
 import { createServices, type Services } from '../../src/runtime/services.ts';
+import { readAnswer } from './read-answer.ts';
 import { startTestGateway, type TestGateway } from './start-gateway.ts';
 
 /** The admin key of {@link startAdminGateway} (key name `ops`). */
@@ -51,15 +52,7 @@ export async function startAdminGateway(
     admin,
     services,
     async getAdmin(path, headers = {}) {
-      const response = await fetch(admin.url + path, { headers });
-      const text = await response.text();
-      let json: any;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      return { status: response.status, text, json, headers: response.headers };
+      return readAnswer(await fetch(admin.url + path, { headers }));
     },
     async close() {
       await admin.close();

@@ -14,6 +14,7 @@ import { startConsole, type ConsoleRuntime } from '../../src/console/start-conso
 import type { LimitStore } from '../../src/limits/store.ts';
 import { createGatewayMetrics } from '../../src/metrics/index.ts';
 import { createServices } from '../../src/runtime/services.ts';
+import { readAnswer } from './read-answer.ts';
 import { startTestGateway, type TestGateway } from './start-gateway.ts';
 
 /** The console's admin key (name `ops`) and a client key `team` (rpm 100) of {@link startConsoleGateway}. */
@@ -81,15 +82,7 @@ export async function startConsoleGateway(
     async callAdmin(path, call = {}) {
       const headers: Record<string, string> = { authorization: `Bearer ${call.key ?? OPS_SECRET}` };
       if (call.body !== undefined) headers['content-type'] = 'application/json';
-      const response = await fetch(adminUrl + path, { method: call.method ?? (call.body === undefined ? 'GET' : 'POST'), headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) });
-      const text = await response.text();
-      let json: any;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      return { status: response.status, json, text, headers: response.headers };
+      return readAnswer(await fetch(adminUrl + path, { method: call.method ?? (call.body === undefined ? 'GET' : 'POST'), headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) }));
     },
     async close() {
       runtime.overrides.close();
