@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Operation, Protocol, Style, VendorEntry } from '../config/types.ts';
-import type { VendorError } from '../translate/canonical.ts';
+import type { CanonicalUsage, VendorError } from '../translate/canonical.ts';
 import type { JsonObject } from '../transforms/path.ts';
 
 /**
@@ -8,16 +8,7 @@ import type { JsonObject } from '../transforms/path.ts';
  * `inputTokens` includes the cached and cache-write tokens, `outputTokens` the reasoning tokens (so
  * pricing takes cached and cache-write tokens out of the input before pricing them apart).
  */
-export interface Usage {
-  inputTokens?: number;
-  outputTokens?: number;
-  totalTokens?: number;
-  /** Input tokens read from the vendor's prompt cache (part of `inputTokens`). */
-  cachedInputTokens?: number;
-  /** Input tokens written to the vendor's prompt cache (part of `inputTokens`). */
-  cacheCreationInputTokens?: number;
-  /** Output tokens spent on reasoning (part of `outputTokens`). */
-  reasoningTokens?: number;
+export interface Usage extends CanonicalUsage {
   /** Seconds of audio the vendor says it processed (a transcription's duration), priced per `audio_second`. */
   audioSeconds?: number;
 }
