@@ -7,7 +7,7 @@ import { sendJson, readJson, startSimServer, type SimRequest } from '../../../si
 import { createIdMaker, isObject } from '../../../simulators/text.ts';
 import type { Simulator, SimulatorOptions } from '../../../simulators/types.ts';
 import { SIMULATOR_KEY_ID } from '../../../simulators/keys.ts';
-import { planConverseReply } from './plan-reply.ts';
+import { findConverseThinkingProblem, planConverseReply } from './plan-reply.ts';
 import { verifyBedrockAuth, type BedrockSimCredentials } from './verify-auth.ts';
 import { createConverseResponse, createConverseStream, encodeStreamMessage } from './write-converse.ts';
 
@@ -56,7 +56,7 @@ export async function startBedrockSimulator(options: SimulatorOptions & { creden
     const route = /^\/model\/([^/]+)\/(converse|converse-stream)$/.exec(req.path);
     if (req.method !== 'POST' || !route) return fail('UnknownOperationException', 404, 'Not Found');
     const body = readJson(req.body);
-    const problem = findProblem(body);
+    const problem = findProblem(body) ?? findConverseThinkingProblem(body);
     if (problem) return fail('ValidationException', 400, problem);
     const reply = planConverseReply(body, nextId, cache);
     if (route[2] === 'converse') return sendJson(res, 200, createConverseResponse(reply), { 'x-amzn-requestid': nextId() });
