@@ -4,9 +4,10 @@
  * the client sees the thinking, and the turn it sends back reaches Bedrock with the `reasoningContent`
  * block and the signature Bedrock made (the simulator refuses a tool turn without it, as Bedrock does).
  */
+import type Anthropic from '@anthropic-ai/sdk';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { signConverseThinking } from '../../src/protocols/bedrock/simulator/plan-reply.ts';
-import { gw, useTranslationGateway } from './translation-drivers.ts';
+import { anthropic, gw, MODEL as VENDOR_MODEL, RESULT, useTranslationGateway, WEATHER_SCHEMA } from './translation-drivers.ts';
 import { LOOPS } from './reasoning-drivers.ts';
 
 useTranslationGateway();
@@ -36,4 +37,19 @@ describe.each(Object.keys(LOOPS))('%s client, bedrock vendor', (style) => {
     expect(JSON.stringify(second)).not.toContain('gwr1.');
     expect(second.additionalModelRequestFields.thinking.type).toBe('enabled');
   });
+});
+
+test('a turn the messages vendor signed goes to Bedrock without that signature (each verifies its own); thinking is left off for it and reported', async () => {
+  const params = { max_tokens: 4000, thinking: { type: 'enabled' as const, budget_tokens: 1024 }, tools: [{ name: 'get_weather', input_schema: WEATHER_SCHEMA as Anthropic.Tool.InputSchema }] };
+  const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'What is the weather in Paris?' }];
+  const first = await anthropic().messages.create({ ...params, model: VENDOR_MODEL.anthropic, messages });
+  const use: any = first.content.find((b) => b.type === 'tool_use');
+  const follow: Anthropic.MessageParam[] = [...messages, { role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: JSON.stringify(RESULT) }] }];
+  const { data, response } = await anthropic().messages.create({ ...params, model: MODEL, messages: follow }).withResponse();
+  expect(data.content.map((b) => (b.type === 'text' ? b.text : '')).join('')).toContain('temp_c');
+  expect(response.headers.get('x-gateway-dropped-fields')).toContain('thinking');
+  const [body] = readBodies();
+  expect(body.additionalModelRequestFields).toBeUndefined();
+  expect(body.messages[1].content.some((b: any) => b.reasoningContent)).toBe(false);
+  expect(JSON.stringify(body)).not.toContain('gwr1.');
 });
