@@ -39,6 +39,18 @@ describe.each(Object.keys(LOOPS))('%s client, bedrock vendor', (style) => {
   });
 });
 
+describe.each(Object.keys(LOOPS))('%s client, bedrock vendor, redacted thinking', (style) => {
+  test.each([false, true])('stream %s: the redacted content goes back to Bedrock byte for byte, loop completes', async (stream) => {
+    gw.sims.bedrock.redactNextThinking();
+    const result = await LOOPS[style](MODEL, stream);
+    expect(result.thinking).not.toContain(THOUGHT);
+    expect(result.final).toContain('temp_c');
+    const [, second] = readBodies();
+    expect(second.messages[1].content[0]).toEqual({ reasoningContent: { redactedContent: Buffer.from(`sim-redacted:${THOUGHT}`).toString('base64') } });
+    expect(JSON.stringify(second)).not.toContain('gwr1.');
+  });
+});
+
 test('a turn the messages vendor signed goes to Bedrock without that signature (each verifies its own); thinking is left off for it and reported', async () => {
   const params = { max_tokens: 4000, thinking: { type: 'enabled' as const, budget_tokens: 1024 }, tools: [{ name: 'get_weather', input_schema: WEATHER_SCHEMA as Anthropic.Tool.InputSchema }] };
   const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'What is the weather in Paris?' }];

@@ -68,6 +68,19 @@ describe('Bedrock simulator reasoning through the AWS SDK', () => {
     await expect(answerTool(assistant)).rejects.toMatchObject({ name: 'ValidationException', $metadata: { httpStatusCode: 400 } });
   });
 
+  it('flagged thinking comes back as redactedContent bytes, plain and streamed, and the SDK sends it back whole', async () => {
+    const bytes = new Uint8Array(Buffer.from('sim-redacted:Thinking about: weather in Paris'));
+    sim.redactNextThinking();
+    const first = await client().send(new ConverseCommand({ modelId: MODEL_ID, toolConfig: TOOL_CONFIG, additionalModelRequestFields: THINKING, inferenceConfig: { maxTokens: 4000 }, messages: [QUESTION] }));
+    expect(first.output!.message!.content![0].reasoningContent).toEqual({ redactedContent: bytes });
+    expect((await answerTool(first.output!.message!)).stopReason).toBe('end_turn');
+    sim.redactNextThinking();
+    const out = await client().send(new ConverseStreamCommand({ modelId: MODEL_ID, additionalModelRequestFields: THINKING, inferenceConfig: { maxTokens: 4000 }, messages: [QUESTION] }));
+    const deltas: unknown[] = [];
+    for await (const event of out.stream!) if (event.contentBlockDelta?.delta?.reasoningContent) deltas.push(event.contentBlockDelta.delta.reasoningContent);
+    expect(deltas).toEqual([{ redactedContent: bytes }]);
+  });
+
   it('accepts a tool turn led by redacted reasoning, and refuses a budget under 1024', async () => {
     const first = await client().send(new ConverseCommand({ modelId: MODEL_ID, toolConfig: TOOL_CONFIG, messages: [QUESTION] }));
     const redacted: ContentBlock = { reasoningContent: { redactedContent: new Uint8Array([1, 2, 3]) } };

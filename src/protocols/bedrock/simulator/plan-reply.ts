@@ -7,19 +7,23 @@ import { countTokens, isObject } from '../../../simulators/text.ts';
 /** A reply with its stop reason in Converse terms and its prompt-cache counts. */
 export interface ConverseReply extends Omit<ClaudeReply, 'stopReason'> {
   stopReason: 'end_turn' | 'max_tokens' | 'tool_use' | 'stop_sequence';
+  /** The thinking comes back redacted: these encrypted bytes (base64) instead of its text and signature. */
+  redacted?: string;
 }
 
 /**
  * Plans the reply through the messages simulator's rules (Converse blocks read as their messages
  * counterparts): `Echo: <last user text>`, or one tool call per tool; with Claude's `thinking` in
- * `additionalModelRequestFields`, a reasoning block first, signed by this simulator. A stop sequence
+ * `additionalModelRequestFields`, a reasoning block first, signed by this simulator (`redact`: as
+ * redacted content, which Claude 3.7 on Bedrock returns when its thinking is flagged). A stop sequence
  * found in the text ends it there (`stop_sequence`). The words before the last `cachePoint` are written to the prompt cache
  * the first time they are seen (`cacheWriteInputTokens`) and read from it after (`cacheReadInputTokens`).
  */
-export function planConverseReply(body: Record<string, any>, nextId: () => string, cache: Set<string>): ConverseReply {
+export function planConverseReply(body: Record<string, any>, nextId: () => string, cache: Set<string>, redact = false): ConverseReply {
   const claude = planClaudeReply(readClaudeBody(body), () => `tooluse_${nextId()}`);
   if (claude.thinking) claude.thinking = { ...claude.thinking, signature: signConverseThinking(claude.thinking.text) };
   const reply: ConverseReply = { ...claude, stopReason: claude.stopReason };
+  if (redact && claude.thinking) reply.redacted = Buffer.from(`sim-redacted:${claude.thinking.text}`).toString('base64');
   const stops: unknown[] = body.inferenceConfig?.stopSequences ?? [];
   for (const stop of stops) {
     const at = typeof stop === 'string' && stop && reply.text !== undefined ? reply.text.indexOf(stop) : -1;
