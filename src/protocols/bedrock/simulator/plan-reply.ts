@@ -16,8 +16,9 @@ export interface ConverseReply extends Omit<ClaudeReply, 'stopReason'> {
  * counterparts): `Echo: <last user text>`, or one tool call per tool; with Claude's `thinking` in
  * `additionalModelRequestFields`, a reasoning block first, signed by this simulator (`redact`: as
  * redacted content, which Claude 3.7 on Bedrock returns when its thinking is flagged). A stop sequence
- * found in the text ends it there (`stop_sequence`). The words before the last `cachePoint` are written to the prompt cache
- * the first time they are seen (`cacheWriteInputTokens`) and read from it after (`cacheReadInputTokens`).
+ * found in the text ends it there (`stop_sequence`). The words before the last `cachePoint` are written
+ * to the prompt cache the first time they are seen (`cacheWriteInputTokens`) and read from it after
+ * (`cacheReadInputTokens`).
  */
 export function planConverseReply(body: Record<string, any>, nextId: () => string, cache: Set<string>, redact = false): ConverseReply {
   const claude = planClaudeReply(readClaudeBody(body), () => `tooluse_${nextId()}`);
@@ -43,7 +44,7 @@ export function planConverseReply(body: Record<string, any>, nextId: () => strin
   return reply;
 }
 
-/** The signature the simulated Bedrock gives reasoning `text` (not the messages simulator's: each vendor verifies its own). */
+/** The signature the simulated Bedrock gives reasoning `text` (not the messages simulator's: each verifies its own). */
 export function signConverseThinking(text: string): string {
   return createHash('sha256').update(`sim-bedrock-reasoning:${text}`).digest('base64');
 }
@@ -51,7 +52,8 @@ export function signConverseThinking(text: string): string {
 /**
  * Why Bedrock would refuse a body's reasoning, as Claude on Bedrock does (a ValidationException): a
  * budget under 1024 or not below `maxTokens`, or, with thinking on, a last assistant tool-use turn that
- * does not start with its `reasoningContent` block carrying this simulator's signature (or redacted content).
+ * does not start with its `reasoningContent` block carrying this simulator's signature (or redacted
+ * content).
  */
 export function findConverseThinkingProblem(body: Record<string, any>): string | undefined {
   return findThinkingProblem(readClaudeBody(body), signConverseThinking);
