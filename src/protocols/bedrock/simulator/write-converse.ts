@@ -38,8 +38,8 @@ export function encodeStreamMessage(type: string, payload: unknown, exception = 
  * The messages of a `ConverseStream` answer: `messageStart`, with thinking on the reasoning block's
  * deltas (its words, then its signature; or one redacted-content delta), the text block's deltas
  * (`pieces` of them when given), per tool `contentBlockStart` with its `toolUse` then input JSON
- * fragments, each block's `contentBlockStop`, `messageStop` and `metadata` (usage and metrics). Payloads carry the `p` padding
- * field the service adds (readers must ignore it).
+ * fragments, each block's `contentBlockStop`, `messageStop` and `metadata` (usage and metrics).
+ * Payloads carry the `p` padding field the service adds (readers must ignore it).
  */
 export function createConverseStream(reply: ConverseReply, pieces?: number): Uint8Array[] {
   const out = [encodeStreamMessage('messageStart', { p: 'abcd', role: 'assistant' })];
