@@ -43,7 +43,7 @@ describe('the console of a --workers primary', { timeout: 60_000 }, () => {
     expect(rows).toHaveLength(4);
     expect(rows.every((row) => row.pid !== primaryPid && row.model === 'gpt-4o-mini' && row.status === 200)).toBe(true);
     const overview = await (await admin('/admin/overview')).json();
-    expect(overview.total.requests).toBeGreaterThanOrEqual(4);
+    expect(overview.total.summary.requests).toBeGreaterThanOrEqual(4);
   });
 
   it('disables a key on every worker, and enables it again', async () => {

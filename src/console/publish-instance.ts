@@ -1,0 +1,63 @@
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import type { ValueStore } from '../limits/store.ts';
+import { summarizeUsage, type UsageGroup } from './summarize-usage.ts';
+import type { UsageFeed } from './types.ts';
+
+/** One gateway instance's last hour as it published it to the shared store. */
+export interface InstanceOverview extends UsageGroup {
+  /** `host/pid` of the process serving that instance's console. */
+  id: string;
+  /** When it was published (milliseconds since the epoch). */
+  updatedAt: number;
+}
+
+/** How often an instance publishes, and how long a published overview (and its index entry) lives. */
+export const PUBLISH_MS = 5000;
+export const INSTANCE_TTL_MS = 20_000;
+/** The Redis keys: the index of instances (id to last publish time), and each instance's overview. */
+export const INSTANCES_KEY = 'gateway:console:instances';
+export const instanceKey = (id: string) => `gateway:console:instance:${id}`;
+
+/** The index of instances as stored (a damaged or missing one is empty). */
+export async function readInstanceIndex(values: ValueStore): Promise<Record<string, number>> {
+  try {
+    const index = JSON.parse((await values.get(INSTANCES_KEY)) ?? '{}');
+    return index && typeof index === 'object' && !Array.isArray(index) ? index : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Publishes once: the overview under the instance's key, and the instance (with the live others) in the index. */
+async function publish(values: ValueStore, id: string, feed: UsageFeed): Promise<void> {
+  const now = Date.now();
+  const { total } = summarizeUsage(feed.listRows(), now);
+  const overview: InstanceOverview = { id, updatedAt: now, ...total };
+  await values.set([[instanceKey(id), JSON.stringify(overview)]], INSTANCE_TTL_MS);
+  // The index is read, changed and written whole: an entry another instance lost in a race is back at its next publish.
+  const index = await readInstanceIndex(values);
+  const live = Object.fromEntries(Object.entries(index).filter(([, time]) => typeof time === 'number' && time > now - INSTANCE_TTL_MS));
+  await values.set([[INSTANCES_KEY, JSON.stringify({ ...live, [id]: now })]], INSTANCE_TTL_MS);
+}
+
+/**
+ * With several machines sharing Redis, each instance's console shows the others labelled (not summed):
+ * every {@link PUBLISH_MS} the process serving the console publishes its last hour (in total, with the
+ * per-minute series) under its id (`host/pid`), living {@link INSTANCE_TTL_MS}. Returns the id and `stop`.
+ */
+export function publishInstance(values: ValueStore, feed: UsageFeed, logger: Logger, id = `${hostname()}/${process.pid}`): { id: string; stop(): void } {
+  let failing = false;
+  const tick = () =>
+    publish(values, id, feed).then(
+      () => (failing = false),
+      (error: Error) => {
+        if (!failing) logger.warn({ err: error }, 'console: publishing this instance to the store failed');
+        failing = true;
+      },
+    );
+  void tick();
+  const timer = setInterval(tick, PUBLISH_MS);
+  timer.unref();
+  return { id, stop: () => clearInterval(timer) };
+}
