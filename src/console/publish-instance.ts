@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { ValueStore } from '../limits/store.ts';
+import { INSTANCES_KEY, instanceKey, readInstanceIndex } from './instance-index.ts';
 import { summarizeUsage, type UsageGroup } from './summarize-usage.ts';
 import type { UsageFeed } from './types.ts';
 
@@ -15,19 +16,6 @@ export interface InstanceOverview extends UsageGroup {
 /** How often an instance publishes, and how long a published overview (and its index entry) lives. */
 export const PUBLISH_MS = 5000;
 export const INSTANCE_TTL_MS = 20_000;
-/** The Redis keys: the index of instances (id to last publish time), and each instance's overview. */
-export const INSTANCES_KEY = 'gateway:console:instances';
-export const instanceKey = (id: string) => `gateway:console:instance:${id}`;
-
-/** The index of instances as stored (a damaged or missing one is empty). */
-export async function readInstanceIndex(values: ValueStore): Promise<Record<string, number>> {
-  try {
-    const index = JSON.parse((await values.get(INSTANCES_KEY)) ?? '{}');
-    return index && typeof index === 'object' && !Array.isArray(index) ? index : {};
-  } catch {
-    return {};
-  }
-}
 
 /** Publishes once: the overview under the instance's key, and the instance (with the live others) in the index. */
 async function publish(values: ValueStore, id: string, feed: UsageFeed): Promise<void> {
@@ -37,7 +25,7 @@ async function publish(values: ValueStore, id: string, feed: UsageFeed): Promise
   await values.set([[instanceKey(id), JSON.stringify(overview)]], INSTANCE_TTL_MS);
   // The index is read, changed and written whole: an entry another instance lost in a race is back at its next publish.
   const index = await readInstanceIndex(values);
-  const live = Object.fromEntries(Object.entries(index).filter(([, time]) => typeof time === 'number' && time > now - INSTANCE_TTL_MS));
+  const live = Object.fromEntries(Object.entries(index).filter(([, time]) => time > now - INSTANCE_TTL_MS));
   await values.set([[INSTANCES_KEY, JSON.stringify({ ...live, [id]: now })]], INSTANCE_TTL_MS);
 }
 

@@ -40,7 +40,8 @@ export function summarizeMinutes(rows: readonly UsageRow[], now: number): UsageS
   const series = Object.fromEntries(SERIES_METRICS.map((metric) => [metric, [] as number[]])) as UsageSeries;
   for (const minute of minutes) {
     const values = summarizeMinute(minute);
-    for (const metric of SERIES_METRICS) series[metric].push(values[metric]);
+    // Four significant digits: enough for a chart, and the overview's JSON stays small.
+    for (const metric of SERIES_METRICS) series[metric].push(Number(values[metric].toPrecision(4)));
   }
   return series;
 }

@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUsageFeed } from '../../src/console/create-usage-feed.ts';
-import { INSTANCES_KEY, instanceKey, publishInstance } from '../../src/console/publish-instance.ts';
+import { INSTANCES_KEY, instanceKey } from '../../src/console/instance-index.ts';
+import { publishInstance } from '../../src/console/publish-instance.ts';
+import { SERIES_METRICS } from '../../src/console/summarize-minutes.ts';
 import { readInstances } from '../../src/console/read-instances.ts';
 import { createRedisStore } from '../../src/limits/redis-store.ts';
 import type { LimitStore, ValueStore } from '../../src/limits/store.ts';
@@ -26,6 +28,9 @@ afterAll(async () => {
 
 const row = (model: string) => ({ time: Date.now(), style: 'openai' as const, model, status: 200, inputTokens: 1, outputTokens: 2, durationMs: 30, pid: 1 });
 
+/** Values shaped like an overview with anything in its fields (a page drawing them must not break). */
+const shapedOverview = fc.record({ id: fc.constant('x'), summary: fc.dictionary(fc.constantFrom('requests', 'errorRate', 'p50LatencyMs'), fc.anything()), series: fc.dictionary(fc.constantFrom(...SERIES_METRICS), fc.anything()) }).map((value) => JSON.stringify(value));
+
 describe('publishInstance and readInstances', () => {
   it('lists every instance publishing to the store with its own requests, marking this one', async () => {
     const feeds = [createUsageFeed(), createUsageFeed()];
@@ -43,10 +48,14 @@ describe('publishInstance and readInstances', () => {
 
   it('lists only well-formed instances whatever the index and overview values hold, and never throws', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), fc.json()), fc.oneof(fc.string(), fc.json()), async (index, overview) => {
+      fc.asyncProperty(fc.oneof(fc.string(), fc.json(), fc.constant('{"x":1}')), fc.oneof(fc.string(), fc.json(), shapedOverview), async (index, overview) => {
         await values.set([[INSTANCES_KEY, index], [instanceKey('x'), overview]], 5000);
         const listed = await readInstances(values, 'x');
-        for (const instance of listed) expect(typeof instance.id === 'string' && typeof instance.summary === 'object').toBe(true);
+        for (const instance of listed) {
+          expect(typeof instance.id).toBe('string');
+          expect(Object.values(instance.summary).every(Number.isFinite)).toBe(true);
+          for (const metric of SERIES_METRICS) expect(instance.series[metric].length === 60 && instance.series[metric].every(Number.isFinite)).toBe(true);
+        }
       }),
       { numRuns: 60 },
     );
