@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedis, type TestRedis } from '../../limits/redis-server.ts';
 import { launchBrowser, type TestBrowser } from '../../helpers/launch-browser.ts';
 import { runAlone } from '../../helpers/run-alone.ts';
-import { CONSOLE_ENV, startConsoleCli, writeConsoleConfig, type ConsoleCli } from '../../helpers/start-console-cli.ts';
+import { CONSOLE_ENV, HOSTILE_MODEL, startConsoleCli, writeConsoleConfig, type ConsoleCli } from '../../helpers/start-console-cli.ts';
 import type { WrittenConfig } from '../../helpers/write-gateway-config.ts';
 
 /**
@@ -57,8 +57,8 @@ async function readChart(id: string, column = 1): Promise<number[]> {
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
 describe('the overview charts in a browser', { timeout: 90_000 }, () => {
-  it('charts the last hour after requests made with curl: every metric, all requests and per model', async () => {
-    for (const model of ['gpt-4o-mini', 'gpt-4o-mini', 'claude-haiku-4-5']) expect(await curlChat(0, model)).toBe('200');
+  it('charts the last hour after requests made with curl: every metric, all requests and per model (names as text)', async () => {
+    for (const model of ['gpt-4o-mini', 'gpt-4o-mini', 'claude-haiku-4-5', HOSTILE_MODEL]) expect(await curlChat(0, model)).toBe('200');
     expect(await curlChat(0, 'no-such-model')).not.toBe('200');
     await page.goto(`${gateways[0].adminUrl}/console/`);
     await page.waitForSelector('#admin-key');
@@ -67,7 +67,7 @@ describe('the overview charts in a browser', { timeout: 90_000 }, () => {
     await page.waitForSelector('#chart-requests-data', { state: 'attached' });
     const requests = await readChart('chart-requests');
     expect(requests).toHaveLength(60);
-    expect(Math.round(sum(requests) * 60)).toBe(4);
+    expect(Math.round(sum(requests) * 60)).toBe(5);
     expect((await readChart('chart-errors')).at(-1)).toBeGreaterThan(0);
     expect((await readChart('chart-latency', 2)).at(-1)).toBeGreaterThan(0);
     expect((await readChart('chart-ttft')).at(-1)).toBeGreaterThan(0);
@@ -77,6 +77,9 @@ describe('the overview charts in a browser', { timeout: 90_000 }, () => {
     await page.selectOption('#overview-scope', 'model:claude-haiku-4-5');
     await expect.poll(async () => Math.round(sum(await readChart('chart-requests')) * 60)).toBe(1);
     expect((await readChart('chart-errors')).at(-1)).toBe(0);
+    // A model named as markup is an option's text, and the page holds no image.
+    expect(await page.locator(`#overview-scope option[value="model:${HOSTILE_MODEL}"]`).textContent()).toBe(`Model ${HOSTILE_MODEL}`);
+    expect(await page.locator('img').count()).toBe(0);
     // The live refresh (every 5 s) keeps the chosen model.
     await page.waitForTimeout(5500);
     expect(await page.inputValue('#overview-scope')).toBe('model:claude-haiku-4-5');
@@ -95,7 +98,7 @@ describe('the overview charts in a browser', { timeout: 90_000 }, () => {
     await expect.poll(async () => Math.round(sum(await readChart('chart-requests')) * 60)).toBe(3);
     // This process's own charts still count only its own requests.
     await page.selectOption('#overview-scope', 'total');
-    await expect.poll(async () => Math.round(sum(await readChart('chart-requests')) * 60)).toBe(4);
+    await expect.poll(async () => Math.round(sum(await readChart('chart-requests')) * 60)).toBe(5);
     await page.screenshot({ path: `${SHOTS}/overview-charts.png`, fullPage: true });
     expect(pageErrors).toEqual([]);
   });
