@@ -23,10 +23,14 @@ async function publish(values: ValueStore, id: string, feed: UsageFeed): Promise
   const { total } = summarizeUsage(feed.listRows(), now);
   const overview: InstanceOverview = { id, updatedAt: now, ...total };
   await values.set([[instanceKey(id), JSON.stringify(overview)]], INSTANCE_TTL_MS);
-  // The index is read, changed and written whole: an entry another instance lost in a race is back at its next publish.
-  const index = await readInstanceIndex(values);
-  const live = Object.fromEntries(Object.entries(index).filter(([, time]) => time > now - INSTANCE_TTL_MS));
-  await values.set([[INSTANCES_KEY, JSON.stringify({ ...live, [id]: now })]], INSTANCE_TTL_MS);
+  // The index is read, changed and written whole: when another instance's write replaced this one's, it is
+  // written once more at once (and in any case at the next publish).
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const index = await readInstanceIndex(values);
+    if (attempt > 0 && index[id] === now) return;
+    const live = Object.fromEntries(Object.entries(index).filter(([, time]) => time > now - INSTANCE_TTL_MS));
+    await values.set([[INSTANCES_KEY, JSON.stringify({ ...live, [id]: now })]], INSTANCE_TTL_MS);
+  }
 }
 
 /**

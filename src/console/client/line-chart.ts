@@ -4,6 +4,9 @@ const SVG = 'http://www.w3.org/2000/svg';
 const WIDTH = 300;
 const HEIGHT = 80;
 
+/** The charts whose data table the operator opened: still open after the page's live refresh. */
+const opened = new Set<string>();
+
 /** One line of a chart: its name and one value per minute, oldest first. */
 export interface ChartLine {
   label: string;
@@ -30,7 +33,10 @@ function renderDataTable(id: string, lines: ChartLine[], format: (value: number)
   const rows = Array.from({ length: count }, (_, i) => el('tr', {}, el('th', { scope: 'row' }, String(i - count + 1)), ...lines.map((line) => el('td', { class: 'num' }, format(line.values[i])))));
   return el(
     'details',
-    {},
+    {
+      ...(opened.has(id) ? { open: true } : {}),
+      ontoggle: (event) => ((event.target as HTMLDetailsElement).open ? opened.add(id) : opened.delete(id)),
+    },
     el('summary', {}, 'Data'),
     el('table', { id: `${id}-data`, class: 'chart-data' }, el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Minute'), ...lines.map((line) => el('th', { scope: 'col' }, line.label)))), el('tbody', {}, ...rows)),
   );

@@ -80,9 +80,13 @@ describe('the overview charts in a browser', { timeout: 90_000 }, () => {
     // A model named as markup is an option's text, and the page holds no image.
     expect(await page.locator(`#overview-scope option[value="model:${HOSTILE_MODEL}"]`).textContent()).toBe(`Model ${HOSTILE_MODEL}`);
     expect(await page.locator('img').count()).toBe(0);
-    // The live refresh (every 5 s) keeps the chosen model.
-    await page.waitForTimeout(5500);
+    // The live refresh (every 5 s) keeps the chosen model, and the data table opened.
+    await page.click('#chart-requests summary');
+    await page.waitForSelector('#chart-requests-data', { state: 'visible' });
+    const before = await page.$('#chart-requests-data');
+    await expect.poll(async () => (await page.$('#chart-requests-data')) !== null && !(await before!.evaluate((node) => node.isConnected)), { timeout: 8000 }).toBe(true);
     expect(await page.inputValue('#overview-scope')).toBe('model:claude-haiku-4-5');
+    expect(await page.isVisible('#chart-requests-data')).toBe(true);
     expect(pageErrors).toEqual([]);
   });
 
