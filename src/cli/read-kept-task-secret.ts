@@ -7,7 +7,7 @@ import type { ValueStore } from '../limits/store.ts';
  * (the gateway derives one from its first keys) when it cannot be kept, with a warning saying what that costs.
  */
 export async function readKeptTaskSecret(config: CompiledConfig, env: NodeJS.ProcessEnv, values: ValueStore | undefined, configDir: string, logger: Logger): Promise<string | undefined> {
-  if (env[config.server.taskSecret.env] !== undefined) return undefined;
+  if (env[config.server.taskSecret.env]) return undefined;
   const { keepTaskSecret } = await import('../runtime/keep-task-secret.ts');
   try {
     return await keepTaskSecret(values, configDir);
