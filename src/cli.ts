@@ -130,6 +130,10 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   setLogSecrets(logger, secrets);
   const { openServices } = await import('./runtime/services.ts');
   const services = await openServices(config.server, env, logger, options.config ? dirname(options.config) : '.');
+  const { readKeptTaskSecret } = await import('./cli/read-kept-task-secret.ts');
+  const taskSecret = await readKeptTaskSecret(config, env, services.store.values, options.config ? dirname(options.config) : '.', logger);
+  if (taskSecret) secrets.add(taskSecret);
+  setLogSecrets(logger, secrets);
   // One log line per request at `info`; below that level (and without metrics or traces) no usage event is built.
   const { createRequestLog } = await import('./cli/log-request.ts');
   const onUsage = createRequestLog(logger);
@@ -154,7 +158,7 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
     // With --workers the primary serves the console: a worker sends it its rows.
     onUsage.push(cluster.isWorker ? (await import('./console/forward-usage.ts')).forwardUsageToPrimary() : consoleRuntime.feed.record);
   }
-  const gateway = createGateway({ config: consoleRuntime?.merge(config) ?? config, env, services, onUsage, generation: shared?.generation });
+  const gateway = createGateway({ config: consoleRuntime?.merge(config) ?? config, env, services, onUsage, generation: shared?.generation, taskSecret });
   metrics?.watch({ getSnapshot: gateway.getSnapshot, inFlight: gateway.inFlight, streamsInFlight: gateway.streamsInFlight, storeStats: services.store.stats });
   /** Serves a newly compiled config: secrets read again from the environment, the log told the new ones. */
   const applyConfig = async (compiled: CompiledConfig, generation?: number): Promise<number> => {

@@ -196,6 +196,8 @@ export interface VendorError {
   message: string;
   /** The vendor rejected the gateway's credentials (its message may echo key fragments). */
   authFailure?: boolean;
+  /** The request field the error is about, when the vendor named one (OpenAI `param`). */
+  param?: string;
 }
 
 /**
