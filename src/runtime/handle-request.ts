@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { TargetEntry } from '../config/types.ts';
-import { GatewayError, renderError, renderStreamError, toGatewayError, UNROUTED_STYLE } from '../errors.ts';
+import { GatewayError, toGatewayError } from '../errors.ts';
+import { renderError, renderStreamError } from '../protocols/render-error.ts';
+import { DEFAULT_STYLE } from '../protocols/styles.ts';
 import type { AbortSource } from './abort-source.ts';
 import { authenticate } from './auth.ts';
 import { addUsageEstimate } from './estimate-usage.ts';
@@ -212,7 +214,7 @@ function fail(ctx: GatewayContext, error: unknown): GatewayError {
 function failBare(res: ServerResponse, error: unknown): void {
   try {
     const id = randomUUID();
-    const rendered = renderError(UNROUTED_STYLE, toGatewayError(error), id);
+    const rendered = renderError(DEFAULT_STYLE, toGatewayError(error), id);
     res.writeHead(rendered.status, { ...rendered.headers, 'x-request-id': id, connection: 'close' });
     res.end(rendered.body);
   } catch {
