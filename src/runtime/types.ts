@@ -13,17 +13,18 @@ import type {
 } from '../config/types.ts';
 import type { Dispatcher } from 'undici';
 import type { AbortSource } from './abort-source.ts';
-import type { ProtocolAdapter, VendorRequest, VendorSigner } from '../protocols/types.ts';
+import type { ProtocolAdapter, Usage, VendorRequest, VendorSigner } from '../protocols/types.ts';
 import type { Redactor } from './redact.ts';
 import type { ResponseStore } from '../responses-state/response-store.ts';
-import type { PricedUsage } from '../spend/get-cost.ts';
 
 export type { Usage, VendorRequest } from '../protocols/types.ts';
 
 /** The usage a request is charged: the vendor's counts, or the gateway's estimate (`estimate-usage.ts`). */
-export interface ChargedUsage extends PricedUsage {
+export interface ChargedUsage extends Usage {
   /** Set when the counts are an estimate: the vendor's own never arrived. */
   estimated?: boolean;
+  /** Images generated (priced per image). */
+  images?: number;
 }
 
 /** The one event every request ends with: logs, metrics and token limits all read it. */
