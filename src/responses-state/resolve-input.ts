@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { GatewayError } from '../errors.ts';
 import { isRecord } from '../translate/helpers.ts';
-import type { ResponseItem, ResponseStore } from './response-store.ts';
+import type { ResponseItem, ResponseStore } from '../response-store/response-store.ts';
 import { getResponseNotFound, readStore } from './read-store.ts';
 
 /** A request's input with its stored state resolved. */

@@ -6,7 +6,7 @@ import { isRecord } from '../translate/helpers.ts';
 import { getResponsesLogger } from './log.ts';
 import { getStoreScope } from './read-store.ts';
 import { resolveInput } from './resolve-input.ts';
-import type { ResponseItem } from './response-store.ts';
+import type { ResponseItem } from '../response-store/response-store.ts';
 
 /** Whether a response may be kept: the request's `store` (default true), unless the model or key forbids it. */
 function mayStore(call: OpCall): boolean {

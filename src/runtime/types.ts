@@ -15,7 +15,7 @@ import type { Dispatcher } from 'undici';
 import type { AbortSource } from './abort-source.ts';
 import type { ProtocolAdapter, Usage, VendorRequest, VendorSigner } from '../protocols/types.ts';
 import type { Redactor } from './redact.ts';
-import type { ResponseStore } from '../responses-state/response-store.ts';
+import type { ResponseStore } from '../response-store/response-store.ts';
 
 export type { Usage, VendorRequest } from '../protocols/types.ts';
 
