@@ -13,6 +13,8 @@ const USAGE = `usage: gateway <command>
   check [file]        validate a config (default gateway.yaml); prints file:line:col: message; exit 1 on errors
   diff OLD NEW        what deploying config NEW changes against OLD; --json for programs; secrets only as
                       "changed"; exit 0 when nothing changes, 1 when something does, 2 on errors
+  diff --overrides F  what the console's overrides (read from F's server.store) change over config F;
+                      same output, --json and exit codes
   build               regenerate generated/ from gateway.yaml and schemas/
   start [options]     serve; --config FILE (default: generated tables of gateway.yaml), --port N, --host H,
                       --simulate (built-in simulated vendors; default when no vendor key is set),

@@ -7,7 +7,8 @@ import type { ConsoleRoute } from './types.ts';
 
 /**
  * The console's read-only admin API: `GET /admin/console/session` (who signed in), `/admin/models`,
- * `/admin/keys` (never a secret or digest) and `/admin/overview` (the last hour's numbers of this process).
+ * `/admin/keys` (never a secret or digest) and `/admin/overview` (the last hour's numbers and per-minute series of
+ * this process, and on Redis every instance's, labelled).
  */
 export const CONSOLE_READ_ROUTES: readonly ConsoleRoute[] = [
   {
@@ -27,5 +28,12 @@ export const CONSOLE_READ_ROUTES: readonly ConsoleRoute[] = [
       return { keys: describeKeys(view.getBaseConfig(), view.getConfig(), view.overrides.current(), view.feed.listRows()) };
     },
   },
-  { method: 'GET', path: '/admin/overview', handle: (_event, host) => summarizeUsage(getConsole(host).feed.listRows()) },
+  {
+    method: 'GET',
+    path: '/admin/overview',
+    handle: async (_event, host) => {
+      const view = getConsole(host);
+      return { ...summarizeUsage(view.feed.listRows()), instances: (await view.listInstances?.()) ?? [] };
+    },
+  },
 ];
