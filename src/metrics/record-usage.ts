@@ -113,9 +113,9 @@ function recordGenAi(metrics: RequestMetrics, cells: GenAiCells, event: Extended
     if (output > 1) (cells.perOutputToken ??= metrics.timePerOutputToken.getCell(...labels)).observe((event.durationMs - event.ttfbMs) / 1000 / (output - 1));
   }
   for (let i = 0; i < TOKEN_TYPES.length; i++) {
-    const [type, field] = TOKEN_TYPES[i];
-    const count = usage[field];
-    if (count !== undefined && count > 0) (cells.tokens[i] ??= metrics.tokenUsage.getCell(...labels, type)).observe(count);
+    // Indexed, not destructured: no iterator made per token type and request.
+    const count = usage[TOKEN_TYPES[i][1]];
+    if (count !== undefined && count > 0) (cells.tokens[i] ??= metrics.tokenUsage.getCell(...labels, TOKEN_TYPES[i][0])).observe(count);
   }
 }
 
