@@ -3,9 +3,12 @@ import { createEmptyOverrides } from './merge-overrides.ts';
 
 const isRecord = (value: unknown): value is Record<string, any> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** gateway.yaml's limits: rpm, tpm and concurrency, each a whole number >= 0 (nothing else). */
+/**
+ * gateway.yaml's limits: rpm, tpm and concurrency, each a whole number >= 0 (nothing else); null is read as
+ * written, since consoles that let an infinite number by stored it so.
+ */
 function isLimits(value: unknown): boolean {
-  return isRecord(value) && Object.entries(value).every(([name, n]) => ['rpm', 'tpm', 'concurrency'].includes(name) && Number.isInteger(n) && n >= 0);
+  return isRecord(value) && Object.entries(value).every(([name, n]) => ['rpm', 'tpm', 'concurrency'].includes(name) && (n === null || (Number.isInteger(n) && n >= 0)));
 }
 
 /** gateway.yaml's budget: `usd` in (0, 1e6], a `day` or `month` period, an optional `reserve_usd` in (0, 1e6]. */

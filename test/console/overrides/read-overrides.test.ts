@@ -12,7 +12,7 @@ function findKeyProblem(key: KeyEntry): string | undefined {
   if (typeof key.name !== 'string' || !key.name) return 'name';
   if (!Array.isArray(key.models) || !key.models.every((m) => typeof m === 'string')) return 'models';
   if ('sha256' in key.secret && !/^[0-9a-f]{64}$/.test(key.secret.sha256)) return 'sha256';
-  for (const value of Object.values(key.limits)) if (!Number.isInteger(value) || (value as number) < 0) return 'limits';
+  for (const value of Object.values(key.limits)) if (value !== null && (!Number.isInteger(value) || (value as number) < 0)) return 'limits';
   if (key.budget && !(key.budget.usd > 0 && key.budget.usd <= 1e6 && ['day', 'month'].includes(key.budget.period))) return 'budget';
   return undefined;
 }
