@@ -3,12 +3,11 @@ import { describeKeys } from './describe-keys.ts';
 import { STYLES } from '../protocols/styles.ts';
 import { describeModels } from './describe-models.ts';
 import { getConsole, readAdminName } from './get-console.ts';
-import { summarizeUsage } from './summarize-usage.ts';
 
 /**
  * The console's read-only admin API: `GET /admin/console/session` (who signed in), `/admin/models`,
  * `/admin/keys` (never a secret or digest) and `/admin/overview` (the last hour's numbers and per-minute series of
- * this process, and on Redis every instance's, labelled).
+ * this process, read from its usage aggregate, and on Redis every instance's, labelled).
  */
 export const CONSOLE_READ_ROUTES: readonly AdminRoute[] = [
   {
@@ -25,7 +24,7 @@ export const CONSOLE_READ_ROUTES: readonly AdminRoute[] = [
     path: '/admin/keys',
     handle: (_event, sources) => {
       const view = getConsole(sources);
-      return { keys: describeKeys(view.getBaseConfig(), view.getConfig(), view.overrides.current(), view.feed.listRows()) };
+      return { keys: describeKeys(view.getBaseConfig(), view.getConfig(), view.overrides.current(), (name) => view.feed.aggregate.readKeyUsage(name)) };
     },
   },
   {
@@ -33,7 +32,7 @@ export const CONSOLE_READ_ROUTES: readonly AdminRoute[] = [
     path: '/admin/overview',
     handle: async (_event, sources) => {
       const view = getConsole(sources);
-      return { ...summarizeUsage(view.feed.listRows()), instances: (await view.listInstances?.()) ?? [] };
+      return { ...view.feed.aggregate.readOverview(), instances: (await view.listInstances?.()) ?? [] };
     },
   },
 ];
