@@ -32,8 +32,11 @@ export function readGroupSet(set: GroupSet, now: number): Record<string, UsageGr
   let listed: Listed[] = [];
   for (const [name, group] of set.named) {
     const requests = countGroupRequests(group, nowMinute);
-    if (name === OTHERS) others.groups.push(group), (others.requests += requests);
-    else if (requests > 0) listed.push({ name, groups: [group], requests });
+    if (name === OTHERS) {
+      // A model named like the sum is summed with it.
+      others.groups.push(group);
+      others.requests += requests;
+    } else if (requests > 0) listed.push({ name, groups: [group], requests });
   }
   if (others.requests > 0 || listed.length > MAX_GROUPS) {
     listed.sort((a, b) => b.requests - a.requests || (a.name < b.name ? -1 : 1));

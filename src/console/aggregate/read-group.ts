@@ -1,4 +1,4 @@
-import type { GroupTally } from './group-tally.ts';
+import { RING_MINUTES, type GroupTally } from './group-tally.ts';
 import { readHistogramPercentile } from './histogram.ts';
 import { createMinuteTally, mergeMinuteTally, resetMinuteTally, type MinuteTally } from './minute-tally.ts';
 import { sumSecondRing } from './second-ring.ts';
@@ -30,7 +30,7 @@ export function readGroup(groups: readonly GroupTally[], now: number): UsageGrou
   for (let m = nowMinute - SERIES_MINUTES + 1; m <= nowMinute; m++) {
     resetMinuteTally(minute, m);
     for (const group of groups) {
-      const tally = group.minutes[m % SERIES_MINUTES];
+      const tally = group.minutes[m % RING_MINUTES];
       if (tally.minute === m) mergeMinuteTally(minute, tally);
     }
     pushMinute(series, minute);

@@ -89,6 +89,14 @@ describe('createUsageAggregate', () => {
     expect(Object.values(byModel).reduce((sum, group) => sum + group.summary.requests, 0)).toBe(total.summary.requests);
   });
 
+  it(`sums a model a client named ${OTHERS} with the others, in one group`, () => {
+    const { aggregate } = startAggregate();
+    for (let i = 0; i < 25; i++) aggregate.record(row(NOW, { model: i === 0 ? OTHERS : `model-${i}` }));
+    const { byModel } = aggregate.readOverview();
+    expect(Object.keys(byModel)).toHaveLength(MAX_GROUPS);
+    expect(Object.values(byModel).reduce((sum, group) => sum + group.summary.requests, 0)).toBe(25);
+  });
+
   it(`counts every model past the ${TRACKED_GROUPS} tracked in ${OTHERS}, and lets an idle group go after an hour, so a new model gets its own`, () => {
     const { clock, aggregate } = startAggregate();
     for (let i = 0; i < TRACKED_GROUPS + 5; i++) aggregate.record(row(NOW, { model: `old-${String(i).padStart(2, '0')}`, durationMs: i }));
