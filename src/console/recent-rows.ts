@@ -4,9 +4,12 @@ import type { UsageRow } from './types.ts';
 /** How many rows the live tail's backlog can send (it sends the latest 200). */
 export const RECENT_ROWS = 200;
 
-/** A row with every field present (absent ones undefined, left out of its JSON): one shape for every row. */
+/**
+ * A row with every field present (absent ones undefined, left out of its JSON): one shape for every row.
+ * Its style is a blank until the row is written (no style is named here).
+ */
 export function createEmptyRow(): UsageRow {
-  return { time: 0, key: undefined, style: 'openai', model: undefined, vendor: undefined, status: 0, error: undefined, inputTokens: 0, outputTokens: 0, ttfbMs: undefined, durationMs: 0, costUsd: undefined, pid: 0 };
+  return { time: 0, key: undefined, style: '' as UsageRow['style'], model: undefined, vendor: undefined, status: 0, error: undefined, inputTokens: 0, outputTokens: 0, ttfbMs: undefined, durationMs: 0, costUsd: undefined, pid: 0 };
 }
 
 /** Writes the console's row of `event` into `row` (no body, no client address, no request id) and returns it. */
