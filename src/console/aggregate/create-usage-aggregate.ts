@@ -36,14 +36,14 @@ export function createUsageAggregate(clock: () => number = Date.now): UsageAggre
     }
   }
 
-  function recordKey(name: string, time: number, row: UsageRow): void {
+  function recordKey(name: string, row: UsageRow, minute: number, secondOfMinute: number): void {
     let tally = keys.get(name);
     if (!tally) {
       if (keys.size >= MAX_KEYS) return;
       tally = spareKeys.pop() ?? createKeyTally();
       keys.set(name, tally);
     }
-    addToKeyTally(tally, time, row.inputTokens + row.outputTokens, row.costUsd ?? 0);
+    addToKeyTally(tally, row, minute, secondOfMinute);
   }
 
   return {
@@ -52,10 +52,13 @@ export function createUsageAggregate(clock: () => number = Date.now): UsageAggre
       const time = row.time <= now && row.time > 0 ? row.time : now;
       const nowMinute = Math.floor(now / 60_000);
       if (nowMinute > sweptMinute) sweep(nowMinute);
-      addToGroup(total, row, time);
-      addToGroup(pickGroup(styles, row.style), row, time);
-      addToGroup(pickGroup(models, row.model ?? NO_MODEL), row, time);
-      if (row.key !== undefined) recordKey(row.key, time, row);
+      // Minutes and seconds of a minute are small integers: passed on without boxing a time per call.
+      const minute = Math.floor(time / 60_000);
+      const secondOfMinute = Math.floor((time - minute * 60_000) / 1000);
+      addToGroup(total, row, minute, secondOfMinute);
+      addToGroup(pickGroup(styles, row.style), row, minute, secondOfMinute);
+      addToGroup(pickGroup(models, row.model ?? NO_MODEL), row, minute, secondOfMinute);
+      if (row.key !== undefined) recordKey(row.key, row, minute, secondOfMinute);
     },
     readOverview: (now = clock()) => ({ total: readGroup([total], now), byStyle: readGroupSet(styles, now), byModel: readGroupSet(models, now) }),
     readTotal: (now = clock()) => readGroup([total], now),

@@ -27,18 +27,17 @@ export function resetGroupTally(group: GroupTally): void {
 }
 
 /**
- * Counts `row` at `time` (milliseconds) in `group`: O(1), no allocation. A row older than the minute its slot
- * now counts (more than an hour behind the newest) is dropped.
+ * Counts `row` at second `secondOfMinute` of `minute` in `group`: O(1), no allocation. A row older than the
+ * minute its slot now counts (more than an hour behind the newest) is dropped.
  */
-export function addToGroup(group: GroupTally, row: UsageRow, time: number): void {
-  const minute = Math.floor(time / 60_000);
+export function addToGroup(group: GroupTally, row: UsageRow, minute: number, secondOfMinute: number): void {
   const tally = group.minutes[minute % RING_MINUTES];
   if (tally.minute !== minute) {
     if (tally.minute > minute) return;
     resetMinuteTally(tally, minute);
   }
   addToMinuteTally(tally, row);
-  addToSecondRing(group.seconds, Math.floor(time / 1000), row.inputTokens + row.outputTokens);
+  addToSecondRing(group.seconds, minute, secondOfMinute, row.inputTokens + row.outputTokens);
   if (minute > group.lastMinute) group.lastMinute = minute;
 }
 

@@ -1,4 +1,4 @@
-import type { KeyUsage } from '../types.ts';
+import type { KeyUsage, UsageRow } from '../types.ts';
 import { addToSecondRing, createSecondRing, sumSecondRing, type SecondRing } from './second-ring.ts';
 
 /** One key's usage for the keys page: requests and tokens of the last minute by the second, spend per minute for an hour. */
@@ -22,17 +22,16 @@ export function resetKeyTally(tally: KeyTally): void {
   tally.lastMinute = -1;
 }
 
-/** Counts one request of `tokens` and `costUsd` at `time` (milliseconds): O(1), no allocation. */
-export function addToKeyTally(tally: KeyTally, time: number, tokens: number, costUsd: number): void {
-  const minute = Math.floor(time / 60_000);
+/** Counts `row` at second `secondOfMinute` of `minute`: O(1), no allocation. */
+export function addToKeyTally(tally: KeyTally, row: UsageRow, minute: number, secondOfMinute: number): void {
   const slot = minute % 60;
   if (tally.spendMinutes[slot] !== minute) {
     if (tally.spendMinutes[slot] > minute) return;
     tally.spendMinutes[slot] = minute;
     tally.spend[slot] = 0;
   }
-  tally.spend[slot] += costUsd;
-  addToSecondRing(tally.seconds, Math.floor(time / 1000), tokens);
+  tally.spend[slot] += row.costUsd ?? 0;
+  addToSecondRing(tally.seconds, minute, secondOfMinute, row.inputTokens + row.outputTokens);
   if (minute > tally.lastMinute) tally.lastMinute = minute;
 }
 

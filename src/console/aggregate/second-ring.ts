@@ -11,9 +11,13 @@ export function createSecondRing(): SecondRing {
   return { seconds: new Float64Array(60).fill(-1), requests: new Float64Array(60), tokens: new Float64Array(60) };
 }
 
-/** Counts one request of `tokens` at `second`: O(1), no allocation. A second older than the ring holds is dropped. */
-export function addToSecondRing(ring: SecondRing, second: number, tokens: number): void {
-  const slot = second % 60;
+/**
+ * Counts one request of `tokens` at second `secondOfMinute` (0 to 59) of `minute`: O(1), no allocation (small
+ * integers as arguments, never a boxed time). A second older than the ring holds is dropped.
+ */
+export function addToSecondRing(ring: SecondRing, minute: number, secondOfMinute: number, tokens: number): void {
+  const second = minute * 60 + secondOfMinute;
+  const slot = secondOfMinute;
   if (ring.seconds[slot] !== second) {
     if (ring.seconds[slot] > second) return;
     ring.seconds[slot] = second;
