@@ -2,13 +2,12 @@ import { describeKeys } from './describe-keys.ts';
 import { STYLES } from '../protocols/styles.ts';
 import { describeModels } from './describe-models.ts';
 import { getConsole } from './get-console.ts';
-import { summarizeUsage } from './summarize-usage.ts';
 import type { ConsoleRoute } from './types.ts';
 
 /**
  * The console's read-only admin API: `GET /admin/console/session` (who signed in), `/admin/models`,
  * `/admin/keys` (never a secret or digest) and `/admin/overview` (the last hour's numbers and per-minute series of
- * this process, and on Redis every instance's, labelled).
+ * this process, read from its usage aggregate, and on Redis every instance's, labelled).
  */
 export const CONSOLE_READ_ROUTES: readonly ConsoleRoute[] = [
   {
@@ -25,7 +24,7 @@ export const CONSOLE_READ_ROUTES: readonly ConsoleRoute[] = [
     path: '/admin/keys',
     handle: (_event, host) => {
       const view = getConsole(host);
-      return { keys: describeKeys(view.getBaseConfig(), view.getConfig(), view.overrides.current(), view.feed.listRows()) };
+      return { keys: describeKeys(view.getBaseConfig(), view.getConfig(), view.overrides.current(), (name) => view.feed.aggregate.readKeyUsage(name)) };
     },
   },
   {
@@ -33,7 +32,7 @@ export const CONSOLE_READ_ROUTES: readonly ConsoleRoute[] = [
     path: '/admin/overview',
     handle: async (_event, host) => {
       const view = getConsole(host);
-      return { ...summarizeUsage(view.feed.listRows()), instances: (await view.listInstances?.()) ?? [] };
+      return { ...view.feed.aggregate.readOverview(), instances: (await view.listInstances?.()) ?? [] };
     },
   },
 ];

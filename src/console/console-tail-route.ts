@@ -22,8 +22,7 @@ export const consoleTailRoute: ConsoleRoute = {
     const stream = new PassThrough();
     setResponseHeader(event, 'content-type', 'application/x-ndjson; charset=utf-8');
     setResponseHeader(event, 'cache-control', 'no-store');
-    const rows = feed.listRows();
-    for (const row of backlog ? rows.slice(-backlog) : []) stream.write(`${JSON.stringify(row)}\n`);
+    for (const row of backlog ? feed.listRecent().slice(-backlog) : []) stream.write(`${JSON.stringify(row)}\n`);
     // A line now, so the client knows the tail is open even when nothing happens.
     stream.write(`${JSON.stringify({ open: true })}\n`);
     const stop = feed.follow((row) => {

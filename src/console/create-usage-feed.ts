@@ -1,54 +1,35 @@
-import type { UsageEvent } from '../runtime/types.ts';
+import { createUsageAggregate } from './aggregate/create-usage-aggregate.ts';
+import { copyUsageRow, createEmptyRow, RECENT_ROWS, writeUsageRow } from './recent-rows.ts';
 import type { UsageFeed, UsageRow } from './types.ts';
 
-/** How long rows are kept, and at most how many (the oldest go first). */
-const KEEP_MS = 60 * 60 * 1000;
-const KEEP_ROWS = 20_000;
-
-/** The console's row of a usage event: no body, no client address, no request id. */
-export function toUsageRow(event: UsageEvent, time = Date.now()): UsageRow {
-  const { usage } = event;
-  return {
-    time,
-    ...(event.key === undefined ? {} : { key: event.key }),
-    style: event.style,
-    ...(event.model === undefined ? {} : { model: event.model }),
-    ...(event.vendor === undefined ? {} : { vendor: event.vendor }),
-    status: event.status,
-    ...(event.error === undefined ? {} : { error: event.error }),
-    inputTokens: usage.inputTokens ?? 0,
-    outputTokens: usage.outputTokens ?? 0,
-    ...(event.ttfbMs === undefined ? {} : { ttfbMs: event.ttfbMs }),
-    durationMs: event.durationMs,
-    ...(event.costUsd === undefined ? {} : { costUsd: event.costUsd }),
-    pid: event.pid,
-  };
-}
-
 /**
- * The usage feed of one process: every event becomes a {@link UsageRow} kept for an hour (at most
- * about 20,000), handed to the live tails that follow it. Recording is a push and a loop over the followers.
+ * The usage feed of one process: every event is counted in the last hour's aggregate (see
+ * create-usage-aggregate.ts), written over the oldest of a ring of {@link RECENT_ROWS} row objects (the
+ * live tail's backlog) and handed to the tails that follow it. No allocation per event in the steady state.
  */
-export function createUsageFeed(): UsageFeed {
-  const rows: UsageRow[] = [];
+export function createUsageFeed(clock: () => number = Date.now): UsageFeed {
+  const ring = Array.from({ length: RECENT_ROWS }, createEmptyRow);
+  let written = 0;
+  const aggregate = createUsageAggregate(clock);
   const followers = new Set<(row: UsageRow) => void>();
-  const add = (row: UsageRow) => {
-    rows.push(row);
-    // Trimmed in batches (a tenth past the cap, or a minute past the hour), not one row per event.
-    if (rows.length > KEEP_ROWS + KEEP_ROWS / 10 || rows[0].time < row.time - KEEP_MS - 60_000) {
-      const cut = rows.findIndex((kept) => kept.time >= row.time - KEEP_MS);
-      rows.splice(0, Math.max(cut, rows.length - KEEP_ROWS));
-    }
-    for (const follower of followers) follower(row);
+  const keep = (row: UsageRow) => {
+    written += 1;
+    aggregate.record(row);
+    if (followers.size > 0) for (const follower of followers) follower(row);
   };
   return {
     // Plain closures, not methods: the gateway calls `record` detached, as one of its usage receivers.
-    record: (event) => add(toUsageRow(event)),
-    add,
+    record: (event) => keep(writeUsageRow(ring[written % RECENT_ROWS], event, clock())),
+    add: (row) => keep(copyUsageRow(ring[written % RECENT_ROWS], row)),
     follow(listener) {
       followers.add(listener);
       return () => followers.delete(listener);
     },
-    listRows: () => rows,
+    listRecent() {
+      const rows: UsageRow[] = [];
+      for (let i = Math.max(0, written - RECENT_ROWS); i < written; i++) rows.push(ring[i % RECENT_ROWS]);
+      return rows;
+    },
+    aggregate,
   };
 }

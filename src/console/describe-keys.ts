@@ -1,5 +1,5 @@
 import type { CompiledConfig, KeyEntry } from '../config/types.ts';
-import type { KeyUsage, Overrides, UsageRow } from './types.ts';
+import type { KeyUsage, Overrides } from './types.ts';
 
 /** A key as the console lists it: never its secret, its digest or the variable holding it. */
 export interface KeyView {
@@ -17,22 +17,6 @@ export interface KeyView {
   usage: KeyUsage;
 }
 
-/** Each key's requests and tokens over the last minute and its spend over the last hour, from the feed's rows. */
-export function sumKeyUsage(rows: readonly UsageRow[], now = Date.now()): Map<string, KeyUsage> {
-  const usage = new Map<string, KeyUsage>();
-  for (const row of rows) {
-    if (row.key === undefined) continue;
-    let entry = usage.get(row.key);
-    if (!entry) usage.set(row.key, (entry = { requestsLastMinute: 0, tokensLastMinute: 0, spendLastHourUsd: 0 }));
-    if (row.time >= now - 60_000) {
-      entry.requestsLastMinute += 1;
-      entry.tokensLastMinute += row.inputTokens + row.outputTokens;
-    }
-    entry.spendLastHourUsd += row.costUsd ?? 0;
-  }
-  return usage;
-}
-
 function showKey(key: KeyEntry, defaults: CompiledConfig['server']['defaultLimits']) {
   const limits = { ...defaults, ...key.limits };
   return {
@@ -46,10 +30,10 @@ function showKey(key: KeyEntry, defaults: CompiledConfig['server']['defaultLimit
 
 /**
  * Every key of gateway.yaml and every key issued in the console, with the limits in force (a disabled key
- * with those it had), and its live usage. `serving` is the config with the overrides applied, `base` gateway.yaml's.
+ * with those it had), and its live usage (`readUsage`: the usage aggregate's). `serving` is the config with
+ * the overrides applied, `base` gateway.yaml's.
  */
-export function describeKeys(base: CompiledConfig, serving: CompiledConfig, overrides: Overrides, rows: readonly UsageRow[]): KeyView[] {
-  const usage = sumKeyUsage(rows);
+export function describeKeys(base: CompiledConfig, serving: CompiledConfig, overrides: Overrides, readUsage: (name: string) => KeyUsage): KeyView[] {
   const inForce = new Map(serving.keys.map((key) => [key.name, key]));
   const issuedNames = new Set(overrides.issued.map((key) => key.name));
   const known = [...base.keys, ...overrides.issued.filter((key) => !base.keys.some((b) => b.name === key.name)).map((key) => ({
@@ -60,6 +44,6 @@ export function describeKeys(base: CompiledConfig, serving: CompiledConfig, over
     disabled: !inForce.has(key.name),
     issued: issuedNames.has(key.name) && !base.keys.some((b) => b.name === key.name),
     overridden: overrides.keys[key.name] !== undefined,
-    usage: usage.get(key.name) ?? { requestsLastMinute: 0, tokensLastMinute: 0, spendLastHourUsd: 0 },
+    usage: readUsage(key.name),
   }));
 }

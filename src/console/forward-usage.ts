@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import type { UsageEvent } from '../runtime/types.ts';
-import { toUsageRow } from './create-usage-feed.ts';
+import { createEmptyRow, writeUsageRow } from './recent-rows.ts';
 import type { UsageFeed, UsageRow } from './types.ts';
 
 /** The IPC message of a worker's usage row. */
@@ -8,8 +8,13 @@ const CONSOLE_USAGE = 'gateway:console-usage';
 
 /** A worker's usage receiver with `--workers`: each row goes to the primary, whose admin listener serves the console. */
 export function forwardUsageToPrimary(): (event: UsageEvent) => void {
+  // One row and one message object, rewritten per event: `process.send` serializes them at once.
+  const row = createEmptyRow();
+  const message = { type: CONSOLE_USAGE, row };
   return (event) => {
-    if (process.connected) process.send?.({ type: CONSOLE_USAGE, row: toUsageRow(event) });
+    if (!process.connected) return;
+    writeUsageRow(row, event, Date.now());
+    process.send?.(message);
   };
 }
 

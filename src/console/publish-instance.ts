@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { ValueStore } from '../limits/store.ts';
 import { INSTANCES_KEY, instanceKey, readInstanceIndex } from './instance-index.ts';
-import { summarizeGroup, type UsageGroup } from './summarize-group.ts';
+import type { UsageGroup } from './aggregate/usage-group.ts';
 import type { UsageFeed } from './types.ts';
 
 /** One gateway instance's last hour as it published it to the shared store. */
@@ -20,7 +20,7 @@ export const INSTANCE_TTL_MS = 20_000;
 /** Publishes once: the overview under the instance's key, and the instance (with the live others) in the index. */
 async function publish(values: ValueStore, id: string, feed: UsageFeed): Promise<void> {
   const now = Date.now();
-  const total = summarizeGroup(feed.listRows().filter((row) => row.time >= now - 3_600_000), now);
+  const total = feed.aggregate.readTotal(now);
   const overview: InstanceOverview = { id, updatedAt: now, ...total };
   await values.set([[instanceKey(id), JSON.stringify(overview)]], INSTANCE_TTL_MS);
   // The index is read, changed and written whole: when another instance's write replaced this one's, it is

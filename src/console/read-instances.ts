@@ -1,8 +1,7 @@
 import type { ValueStore } from '../limits/store.ts';
 import { instanceKey, readInstanceIndex } from './instance-index.ts';
 import type { InstanceOverview } from './publish-instance.ts';
-import { SERIES_METRICS, SERIES_MINUTES } from './summarize-minutes.ts';
-import type { UsageSummary } from './summarize-group.ts';
+import { SERIES_METRICS, SERIES_MINUTES, type UsageSummary } from './aggregate/usage-group.ts';
 
 /** The most instances listed (the index is written by every instance; a bound keeps one read small). */
 const MAX_INSTANCES = 50;

@@ -1,5 +1,6 @@
 import type { H3Event } from 'h3';
 import type { CompiledConfig, Style } from '../config/types.ts';
+import type { UsageGroup } from './aggregate/usage-group.ts';
 
 /** One usage event as the console shows it: numbers and names only, never a body or a key's secret. */
 export interface UsageRow {
@@ -26,16 +27,37 @@ export interface KeyUsage {
   spendLastHourUsd: number;
 }
 
-/** The usage events of this process: kept for an hour (at most a bounded number), and followed live. */
+/** The console's overview: the last hour in total, per style and per model. */
+export interface UsageOverview {
+  total: UsageGroup;
+  byStyle: Record<string, UsageGroup>;
+  byModel: Record<string, UsageGroup>;
+}
+
+/** The last hour of usage, counted as it arrives and read in time independent of the request rate. */
+export interface UsageAggregate {
+  /** Counts a row: O(groups touched), no allocation in the steady state. */
+  record(row: UsageRow): void;
+  /** The overview of the hour ending at `now`. */
+  readOverview(now?: number): UsageOverview;
+  /** Only the total (what an instance publishes to the shared store). */
+  readTotal(now?: number): UsageGroup;
+  /** A key's requests and tokens of the last minute and spend of the last hour. */
+  readKeyUsage(name: string, now?: number): KeyUsage;
+}
+
+/** The usage events of this process: counted for the last hour as they arrive, the latest few kept as rows, and followed live. */
 export interface UsageFeed {
   /** Records an event (a receiver of the gateway's `onUsage`). */
   record(event: import('../runtime/types.ts').UsageEvent): void;
   /** Records a row made elsewhere (a worker's, in the `--workers` primary). */
   add(row: UsageRow): void;
-  /** Calls `listener` with every row recorded from now on; returns the function that stops it. */
+  /** Calls `listener` with every row recorded from now on (read it at once: the row object is reused); returns the function that stops it. */
   follow(listener: (row: UsageRow) => void): () => void;
-  /** The rows kept, oldest first. */
-  listRows(): readonly UsageRow[];
+  /** The latest rows kept (at most 200), oldest first; the objects are reused for later rows, so read them at once. */
+  listRecent(): UsageRow[];
+  /** The last hour's overview and keys' usage. */
+  aggregate: UsageAggregate;
 }
 
 /** What a key override changes of a key of gateway.yaml (or of a key issued in the console). */

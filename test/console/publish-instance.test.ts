@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUsageFeed } from '../../src/console/create-usage-feed.ts';
 import { INSTANCES_KEY, instanceKey } from '../../src/console/instance-index.ts';
 import { publishInstance } from '../../src/console/publish-instance.ts';
-import { SERIES_METRICS } from '../../src/console/summarize-minutes.ts';
+import { SERIES_METRICS } from '../../src/console/aggregate/usage-group.ts';
 import { readInstances } from '../../src/console/read-instances.ts';
 import { createRedisStore } from '../../src/limits/redis-store.ts';
 import type { LimitStore, ValueStore } from '../../src/limits/store.ts';
