@@ -17,7 +17,7 @@ const SETS = {
   // The error class, and each style's error body and stream-error frame (in its protocol folder).
   errors: {
     mutate: ['src/errors.ts', 'src/protocols/*/error-body.ts', 'src/protocols/*/style.ts'],
-    tests: ['test/errors/**/*.test.ts', 'test/e2e/errors.test.ts', 'test/protocols/style-facts.test.ts'],
+    tests: ['test/errors/**/*.test.ts', 'test/e2e/errors.test.ts', 'test/protocols/style-*.test.ts'],
   },
   'auth-body': {
     mutate: ['src/runtime/auth.ts', 'src/runtime/read-body.ts'],
