@@ -53,6 +53,9 @@ describe('a client that leaves before its answer', () => {
     await expect(answer).rejects.toMatchObject({ name: 'AbortError' });
     const usage = await event;
     expect(usage).toMatchObject({ status: 499, error: 'client_closed_request', model: 'silent', vendorCalls: 1 });
+    // The vendor reported nothing: the tokens it was sent are estimated from the request.
+    expect(usage.usage).toMatchObject({ estimated: true, outputTokens: 0 });
+    expect(usage.usage.inputTokens).toBeGreaterThan(0);
     // The vendor would hold the request for a minute: only the gateway's abort closes it.
     await waitFor(() => seen[0].closed);
     expect(gw.gateway.inFlight()).toBe(0);

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRequestHandler, type InFlight, type UsageSink } from '../../src/runtime/handle-request.ts';
 import { createServices } from '../../src/runtime/services.ts';
-import type { Snapshot } from '../../src/runtime/types.ts';
+import type { Snapshot, UsageEvent } from '../../src/runtime/types.ts';
 import { startTestGateway, type TestGateway } from '../helpers/start-gateway.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
@@ -100,7 +100,8 @@ describe('the auxiliary-route fallback', () => {
     const fallback = (req: IncomingMessage, res: ServerResponse) => {
       seen.push(req.url!);
       if (req.url !== '/aux') return false;
-      res.end('aux answer');
+      // Answered later, as the h3 app of the auxiliary routes does.
+      setImmediate(() => res.end('aux answer'));
       return true;
     };
     const url = await serve(createRequestHandler(snapshot, services(), undefined, fallback, inFlight));
@@ -168,6 +169,22 @@ describe('answers that cannot be written', () => {
 });
 
 describe('the close handler', () => {
+  it('logs a served request with its status, no error, and its cost', async () => {
+    const events: UsageEvent[] = [];
+    const url = await serve(createRequestHandler(snapshot, services(), (event) => events.push(event)));
+    const response = await fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...AUTH(), 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'price me' }] }),
+    });
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+    await waitFor(() => events.length === 1);
+    expect(events[0]).toMatchObject({ status: 200, model: 'gpt-4o-mini', vendorCalls: 1 });
+    expect(events[0].error).toBeUndefined();
+    expect(events[0].costUsd).toBeGreaterThan(0);
+  });
+
   it('turns a usage receiver that throws into a process warning and keeps serving', async () => {
     const sink: UsageSink = () => {
       throw new Error('receiver failed in the close handler');
