@@ -17,7 +17,7 @@ const SETS = {
   // The error class, and each style's error body and stream-error frame (in its protocol folder).
   errors: {
     mutate: ['src/errors.ts', 'src/protocols/render-error.ts', 'src/protocols/*/error-body.ts', 'src/protocols/*/style.ts'],
-    tests: ['test/errors/**/*.test.ts', 'test/protocols/render-*.test.ts', 'test/e2e/errors.test.ts', 'test/protocols/style-facts.test.ts'],
+    tests: ['test/errors/**/*.test.ts', 'test/protocols/render-*.test.ts', 'test/e2e/errors.test.ts', 'test/protocols/style-*.test.ts'],
   },
   'auth-body': {
     mutate: ['src/runtime/auth.ts', 'src/runtime/read-body.ts'],
@@ -52,6 +52,9 @@ const SETS = {
       'test/runtime/handle-request*.test.ts',
       'test/runtime/drain.test.ts',
       'test/runtime/body-read-failures.test.ts',
+      // The body deadline's 408 in place of the 499 its abort makes (fail's abort reason).
+      'test/runtime/body-deadline.test.ts',
+      'test/runtime/multipart-deadline.test.ts',
       'test/runtime/reload-snapshots.test.ts',
       'test/runtime/usage-event-fields.test.ts',
       // The listener's other paths: a client leaving mid-stream (499) and the auxiliary routes (fallback).

@@ -37,7 +37,8 @@ describe('the drain deadline', () => {
     const anthropic = await openStream(gw, 'anthropic', 'slow');
     const started = Date.now();
     await gw.gateway.close(300);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Well under the 4 s the streams would take (40 events 100 ms apart), with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(3000);
 
     const openaiText = await openai.rest;
     expect(openaiText).not.toContain('[DONE]');
