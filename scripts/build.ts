@@ -37,7 +37,7 @@ export async function build(configFile = 'gateway.yaml', outDir = 'generated'): 
     'openapi.json': openapi,
     'openapi.d.ts': getBanner(configFile) + (await emitOpenApiTypes(openapi)),
     'console.ts': await emitConsoleAssets(),
-    'protocols.ts': emitProtocolTypes(Object.keys(PROTOCOLS), Object.keys(STYLES)),
+    'protocols.ts': emitProtocolTypes(PROTOCOLS, Object.keys(STYLES)),
   };
   await mkdir(outDir, { recursive: true });
   for (const [name, text] of Object.entries(files)) await writeFile(join(outDir, name), text);

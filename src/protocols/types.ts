@@ -1,6 +1,8 @@
 import type { Readable } from 'node:stream';
-import type { Operation, Protocol, Style, VendorEntry } from '../config/types.ts';
+import type { Operation, Protocol, RequestFacts, Style, VendorEntry } from '../config/types.ts';
+import type { ClientAdapter, VendorAdapter } from '../translate/adapter.ts';
 import type { CanonicalUsage, VendorError } from '../translate/canonical.ts';
+import type { ClientCounter, VendorCounter } from '../translate/counter.ts';
 import type { JsonObject } from '../transforms/path.ts';
 
 /**
@@ -62,10 +64,28 @@ export interface PassthroughEndpoint {
   free?: true;
 }
 
+/** A chat-like operation of a client style that translation serves on the vendors of other protocols. */
+export interface ClientOperation {
+  adapter: ClientAdapter;
+  /** Streaming decided by the route (true or false), not by the body (absent). */
+  stream?: boolean;
+  /**
+   * The gateway keeps this operation's state (the Responses API's stored answers) for vendors that keep
+   * none: translated calls go through the state keeper, and so do same-protocol calls whose YAML asks it.
+   */
+  gatewayState?: true;
+}
+
+/** A client-style operation that no translation can serve: the 400 it is answered with. */
+export interface RefusedOperation {
+  message: string;
+  param: string;
+}
+
 /**
- * What the gateway knows about one wire protocol: its wire facts. One folder per protocol in
- * `src/protocols/<name>/`, listed in `src/protocols/index.ts`; with `src/translate/` (not yet moved into
- * the folders) this is the only code that holds vendor knowledge.
+ * What the gateway knows about one wire protocol: its wire facts, its translation and, when it is also a
+ * client style, the style's chat-like operations. One folder per protocol in `src/protocols/<name>/`,
+ * listed in `src/protocols/index.ts`: the only code that holds vendor knowledge.
  */
 export interface ProtocolAdapter {
   protocol: Protocol;
@@ -98,6 +118,21 @@ export interface ProtocolAdapter {
   isUsageOnlyEvent?(json: any): boolean;
   /** Images generated through asynchronous tasks (vendors without a synchronous images endpoint). */
   imageTasks?: ImageTaskProtocol;
+  /**
+   * What the protocol's own API enforces, before the vendor's and the model's `request:` in YAML
+   * (translate/request-facts.ts). A protocol whose facts name `maxTokensField` lets YAML choose that field.
+   */
+  requestFacts: RequestFacts;
+  /** The vendor side of chat translation (absent: no client style's chat is translated to this protocol). */
+  chat?: VendorAdapter;
+  /** For a client style: its chat-like operations that translation serves on other protocols' vendors. */
+  clients?: Partial<Record<Operation, ClientOperation>>;
+  /** For a client style: operations refused with a 400 when the vendor speaks another protocol. */
+  refusedWhenTranslated?: Partial<Record<Operation, RefusedOperation>>;
+  /** For a client style: how its count-tokens requests are read and answered. */
+  countClient?: ClientCounter;
+  /** How the protocol's vendors count tokens exactly (absent: the gateway estimates). */
+  counter?: VendorCounter;
 }
 
 /** A vendor request about to be sent, as a signer sees it. */

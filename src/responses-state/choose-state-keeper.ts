@@ -1,7 +1,7 @@
 import type { ResponsesStateKeeper } from '../config/types.ts';
 import { GatewayError } from '../errors.ts';
 import type { OpCall, OpHandler } from '../runtime/types.ts';
-import { getStatefulTranslator } from '../translate/gateway-state.ts';
+import { getStatefulTranslator } from '../runtime/translation/gateway-state.ts';
 
 /** Who keeps this call's Responses state: the model's `responses.state`, else its vendor's, else the vendor. */
 function getStateKeeper(call: OpCall): ResponsesStateKeeper {

@@ -6,7 +6,7 @@
 import { imageHandlers } from '../images/index.ts';
 import { storedResponseHandlers } from '../responses-state/serve-stored.ts';
 import { responsesPassthroughHandlers } from '../responses-state/vendor-store-policy.ts';
-import { getTranslator } from '../translate/index.ts';
+import { getTranslator } from './translation/get-translator.ts';
 import { createDispatchTable } from './dispatch-table.ts';
 import { listingHandlers } from './listings.ts';
 import { requestFactsHandlers } from './passthrough-request-facts.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { anthropicAdapter as adapter } from '../../src/translate/anthropic/index.ts';
+import { anthropicChat as adapter } from '../../src/protocols/anthropic/translate/index.ts';
 import type { CanonicalRequest } from '../../src/translate/canonical.ts';
 import { createFieldPolicy } from '../../src/translate/field-policy.ts';
 import { createLenientPolicy, createRequest, decodeStream, encodeStream, META, readFixture, readSseFixture, summarizeAnthropicStream } from './fixtures.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { fromGeminiSchema, MAX_REF_DEPTH, toGeminiSchema } from '../../src/translate/gemini-schema.ts';
+import { fromGeminiSchema, MAX_REF_DEPTH, toGeminiSchema } from '../../src/protocols/gemini/translate/schema.ts';
 import { readFixture } from './fixtures.ts';
 
 describe('JSON Schema -> generate-content schema subset', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { geminiAdapter as adapter } from '../../src/translate/gemini/index.ts';
-import { openAIChatAdapter } from '../../src/translate/openai-chat/index.ts';
+import { geminiChat as adapter } from '../../src/protocols/gemini/translate/index.ts';
+import { openAIChatAdapter } from '../../src/protocols/openai/chat/index.ts';
 import type { CanonicalRequest } from '../../src/translate/canonical.ts';
 import { createFieldPolicy } from '../../src/translate/field-policy.ts';
 import {

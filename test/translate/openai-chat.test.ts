@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { openAIChatAdapter as adapter } from '../../src/translate/openai-chat/index.ts';
+import { openAIChatAdapter as adapter } from '../../src/protocols/openai/chat/index.ts';
 import type { CanonicalRequest } from '../../src/translate/canonical.ts';
 import { createFieldPolicy } from '../../src/translate/field-policy.ts';
 import { createLenientPolicy, createRequest, decodeStream, encodeStream, META, parseSseText, readFixture, readSseFixture, summarizeOpenAIStream } from './fixtures.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { completionsAdapter as adapter } from '../../src/translate/openai-completions/index.ts';
+import { completionsAdapter as adapter } from '../../src/protocols/openai/completions/index.ts';
 import { createFieldPolicy } from '../../src/translate/field-policy.ts';
 import { createLenientPolicy, createRequest, encodeStream, META, parseSseText, readFixture, readSseFixture } from './fixtures.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { responsesAdapter as adapter } from '../../src/translate/openai-responses/index.ts';
-import { anthropicAdapter } from '../../src/translate/anthropic/index.ts';
+import { responsesAdapter as adapter } from '../../src/protocols/openai/responses/index.ts';
+import { anthropicChat } from '../../src/protocols/anthropic/translate/index.ts';
 import { createFieldPolicy } from '../../src/translate/field-policy.ts';
 import { createLenientPolicy, createRequest, decodeStream, encodeStream, META, readFixture, readSseFixture, summarizeResponsesStream } from './fixtures.ts';
 
@@ -115,7 +115,7 @@ describe('responses-style adapter: streams', () => {
   });
 
   test('encodes the tool stream of another protocol as message and function_call items', () => {
-    const events = decodeStream(anthropicAdapter, readSseFixture('anthropic/messages-tools-stream.sse')).events;
+    const events = decodeStream(anthropicChat, readSseFixture('anthropic/messages-tools-stream.sse')).events;
     const summary = summarizeResponsesStream(encodeStream(adapter, events));
     expect(summary.text).toBe("I'll check the current weather in Paris for you.");
     expect(summary.toolCalls).toEqual([{ id: 'toolu_01NRLabsLyVHZPKxbKvkfSMn', name: 'get_weather', arguments: { location: 'Paris, France' } }]);

@@ -19,6 +19,15 @@ function readUsage(json: any): Usage | undefined {
   return usage && typeof usage === 'object' ? readConverseUsage(usage) : undefined;
 }
 
+/** Canonical chat <-> Converse (`/model/{modelId}/converse` and `converse-stream`). */
+export const bedrockChat: VendorAdapter = {
+  encodeRequest: encodeConverseRequest,
+  decodeResponse: decodeConverseResponse,
+  createStreamDecoder: createConverseStreamDecoder,
+  createStreamParser: createEventStreamParser,
+  decodeError: decodeConverseError,
+};
+
 /** The Bedrock protocol: no passthrough, SigV4 or Bearer (Bedrock API key) auth. */
 export const bedrockProtocol: ProtocolAdapter = {
   protocol: 'bedrock',
@@ -28,13 +37,6 @@ export const bedrockProtocol: ProtocolAdapter = {
   usageFields: ['usage'],
   readError: decodeConverseError,
   createSigner: createBedrockSigner,
-};
-
-/** Canonical chat <-> Converse (`/model/{modelId}/converse` and `converse-stream`). */
-export const bedrockChat: VendorAdapter = {
-  encodeRequest: encodeConverseRequest,
-  decodeResponse: decodeConverseResponse,
-  createStreamDecoder: createConverseStreamDecoder,
-  createStreamParser: createEventStreamParser,
-  decodeError: decodeConverseError,
+  requestFacts: { ranges: { temperature: { min: 0, max: 1 }, topP: { min: 0, max: 1 } } },
+  chat: bedrockChat,
 };

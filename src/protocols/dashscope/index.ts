@@ -24,4 +24,5 @@ export const dashscopeAdapter: ProtocolAdapter = {
     return { status, type: known ? String(body.code) : 'upstream_error', message, authFailure: status === 401 || status === 403 };
   },
   imageTasks: dashscopeImageTasks,
+  requestFacts: {},
 };

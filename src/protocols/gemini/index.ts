@@ -1,5 +1,7 @@
-import { decodeGeminiError, readGeminiUsage } from '../../translate/gemini/response.ts';
+import { decodeGeminiError, readGeminiUsage } from './translate/response.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
+import { geminiCountClient, geminiCounter } from './translate/count.ts';
+import { geminiChat } from './translate/index.ts';
 
 /**
  * Reads Gemini `usageMetadata` (every stream chunk carries it; the last one holds the final counts) with the
@@ -24,4 +26,12 @@ export const geminiAdapter: ProtocolAdapter = {
   usageFields: ['usageMetadata'],
   finishReasonFields: ['finishReason'],
   readError: decodeGeminiError,
+  requestFacts: { ranges: { temperature: { min: 0, max: 2 }, topP: { min: 0, max: 1 } } },
+  chat: geminiChat,
+  clients: {
+    'generate-content': { adapter: geminiChat, stream: false },
+    'stream-generate-content': { adapter: geminiChat, stream: true },
+  },
+  countClient: geminiCountClient,
+  counter: geminiCounter,
 };

@@ -1,5 +1,8 @@
-import { decodeOpenAIError } from '../../translate/openai-chat/response.ts';
+import { decodeOpenAIError } from './chat/response.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
+import { completionsAdapter } from './completions/index.ts';
+import { openAIChatAdapter } from './chat/index.ts';
+import { responsesAdapter } from './responses/index.ts';
 
 /**
  * Reads OpenAI usage: chat/completions/embeddings (`prompt_tokens`...), responses (`input_tokens`...) and a
@@ -60,4 +63,18 @@ export const openaiAdapter: ProtocolAdapter = {
   },
   isUsageOnlyEvent: (json) => Array.isArray(json?.choices) && json.choices.length === 0 && json.usage != null,
   readError: decodeOpenAIError,
+  requestFacts: { maxTokensField: 'max_completion_tokens', ranges: { temperature: { min: 0, max: 2 }, topP: { min: 0, max: 1 } } },
+  chat: openAIChatAdapter,
+  clients: {
+    chat: { adapter: openAIChatAdapter },
+    responses: { adapter: responsesAdapter, gatewayState: true },
+    completions: { adapter: completionsAdapter },
+  },
+  refusedWhenTranslated: {
+    // `/v1/responses/compact` needs the vendor's stored responses; translated vendors keep none.
+    'responses-compact': {
+      message: "Compacting a response needs a vendor that keeps response state ('previous_response_id'); the vendor of this model does not.",
+      param: 'previous_response_id',
+    },
+  },
 };
