@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { fromGeminiSchema, MAX_REF_DEPTH, toGeminiSchema } from '../../src/protocols/gemini/translate/schema.ts';
-import { readFixture } from './fixtures.ts';
+import { fromGeminiSchema, MAX_REF_DEPTH, toGeminiSchema } from '../../../src/protocols/gemini/translate/schema.ts';
+import { readFixture } from '../../translate/fixtures.ts';
 
 describe('JSON Schema -> generate-content schema subset', () => {
   test('upper-cases types and keeps the supported keywords', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { openAIChatAdapter as adapter } from '../../src/protocols/openai/chat/index.ts';
-import type { CanonicalRequest } from '../../src/translate/canonical.ts';
-import { createFieldPolicy } from '../../src/translate/field-policy.ts';
-import { createLenientPolicy, createRequest, decodeStream, encodeStream, META, parseSseText, readFixture, readSseFixture, summarizeOpenAIStream } from './fixtures.ts';
+import { openAIChatAdapter as adapter } from '../../../src/protocols/openai/chat/index.ts';
+import type { CanonicalRequest } from '../../../src/translate/canonical.ts';
+import { createFieldPolicy } from '../../../src/translate/field-policy.ts';
+import { createLenientPolicy, createRequest, decodeStream, encodeStream, META, parseSseText, readFixture, readSseFixture, summarizeOpenAIStream } from '../../translate/fixtures.ts';
 
 const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+A8AAQUBAScY42YAAAAASUVORK5CYII=';
 const encodeOptions = { model: 'upstream-model', policy: createLenientPolicy(), defaultMaxTokens: 4096 };

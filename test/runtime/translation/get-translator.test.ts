@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { Operation, Protocol, Style } from '../../src/config/types.ts';
-import { getTranslator } from '../../src/runtime/translation/get-translator.ts';
+import type { Operation, Protocol, Style } from '../../../src/config/types.ts';
+import { getTranslator } from '../../../src/runtime/translation/get-translator.ts';
 
 const TRANSLATED: Array<[Operation, Style, Protocol]> = [
   ['chat', 'openai', 'anthropic'],

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { completionsAdapter as adapter } from '../../src/protocols/openai/completions/index.ts';
-import { createFieldPolicy } from '../../src/translate/field-policy.ts';
-import { createLenientPolicy, createRequest, encodeStream, META, parseSseText, readFixture, readSseFixture } from './fixtures.ts';
+import { completionsAdapter as adapter } from '../../../src/protocols/openai/completions/index.ts';
+import { createFieldPolicy } from '../../../src/translate/field-policy.ts';
+import { createLenientPolicy, createRequest, encodeStream, META, parseSseText, readFixture, readSseFixture } from '../../translate/fixtures.ts';
 
 describe('legacy completions adapter', () => {
   test('decodes the request fixture into one user message', () => {

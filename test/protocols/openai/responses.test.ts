@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { responsesAdapter as adapter } from '../../src/protocols/openai/responses/index.ts';
-import { anthropicChat } from '../../src/protocols/anthropic/translate/index.ts';
-import { createFieldPolicy } from '../../src/translate/field-policy.ts';
-import { createLenientPolicy, createRequest, decodeStream, encodeStream, META, readFixture, readSseFixture, summarizeResponsesStream } from './fixtures.ts';
+import { responsesAdapter as adapter } from '../../../src/protocols/openai/responses/index.ts';
+import { anthropicChat } from '../../../src/protocols/anthropic/translate/index.ts';
+import { createFieldPolicy } from '../../../src/translate/field-policy.ts';
+import { createLenientPolicy, createRequest, decodeStream, encodeStream, META, readFixture, readSseFixture, summarizeResponsesStream } from '../../translate/fixtures.ts';
 
 describe('responses-style adapter: requests', () => {
   test('decodes the request fixture (instructions, input items, max_output_tokens)', () => {
