@@ -3,6 +3,7 @@ import type { Operation, Protocol, RequestFacts, Style, VendorEntry } from '../c
 import type { ClientAdapter, VendorAdapter } from '../translate/adapter.ts';
 import type { CanonicalUsage, VendorError } from '../translate/canonical.ts';
 import type { ClientCounter, VendorCounter } from '../translate/counter.ts';
+import type { Simulator, SimulatorOptions } from '../simulators/types.ts';
 import type { JsonObject } from '../transforms/path.ts';
 
 /**
@@ -76,6 +77,16 @@ export interface ClientOperation {
   gatewayState?: true;
 }
 
+/**
+ * The protocol's simulated vendor (a real local HTTP server speaking its wire format): the key it accepts
+ * unless started with another, and its start function, loaded on demand so that a gateway serving real
+ * vendors never loads a simulator.
+ */
+export interface SimulatorEntry<S extends Simulator = Simulator> {
+  key: string;
+  load(): Promise<(options: SimulatorOptions) => Promise<S>>;
+}
+
 /** A client-style operation that no translation can serve: the 400 it is answered with. */
 export interface RefusedOperation {
   message: string;
@@ -87,7 +98,7 @@ export interface RefusedOperation {
  * client style, the style's chat-like operations. One folder per protocol in `src/protocols/<name>/`,
  * listed in `src/protocols/index.ts`: the only code that holds vendor knowledge.
  */
-export interface ProtocolAdapter {
+export interface ProtocolAdapter<S extends Simulator = Simulator> {
   protocol: Protocol;
   /** The caller style that speaks this protocol natively (none for envelope-only protocols). */
   style?: Style;
@@ -133,6 +144,8 @@ export interface ProtocolAdapter {
   countClient?: ClientCounter;
   /** How the protocol's vendors count tokens exactly (absent: the gateway estimates). */
   counter?: VendorCounter;
+  /** The simulated vendor of `--simulate`, the tests and the benchmark (src/protocols/<name>/simulator/). */
+  simulator: SimulatorEntry<S>;
 }
 
 /** A vendor request about to be sent, as a signer sees it. */

@@ -6,7 +6,7 @@
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAnthropicSimulator } from '../../src/simulators/anthropic.ts';
+import { startAnthropicSimulator } from '../../src/protocols/anthropic/simulator/index.ts';
 import type { Simulator } from '../../src/simulators/types.ts';
 import { parseSse, readSseFixture } from './helpers.ts';
 

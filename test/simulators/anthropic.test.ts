@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startAnthropicSimulator } from '../../src/simulators/anthropic.ts';
+import { startAnthropicSimulator } from '../../src/protocols/anthropic/simulator/index.ts';
 import type { Simulator } from '../../src/simulators/types.ts';
 import { parseSse, readFixture, readSseFixture, shapeOf } from './helpers.ts';
 

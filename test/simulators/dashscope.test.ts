@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startDashScopeSimulator } from '../../src/simulators/dashscope.ts';
+import { startDashScopeSimulator } from '../../src/protocols/dashscope/simulator/index.ts';
 import { TINY_PNG } from '../../src/simulators/media.ts';
 import type { Simulator } from '../../src/simulators/types.ts';
 import { readFixture, shapeOf } from './helpers.ts';

@@ -1,7 +1,7 @@
 import { GoogleGenAI } from '@google/genai';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startGeminiSimulator } from '../../src/simulators/gemini.ts';
+import { startGeminiSimulator } from '../../src/protocols/gemini/simulator/index.ts';
 import type { Simulator } from '../../src/simulators/types.ts';
 import { parseSse, readFixture, readSseFixture, shapeOf } from './helpers.ts';
 

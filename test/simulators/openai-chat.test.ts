@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startOpenAISimulator, type OpenAISimulator } from '../../src/simulators/openai.ts';
+import { startOpenAISimulator, type OpenAISimulator } from '../../src/protocols/openai/simulator/index.ts';
 import { collapseRuns, parseSse, readFixture, readSseFixture, shapeOf } from './helpers.ts';
 
 const KEY = 'sk-sim-openai';

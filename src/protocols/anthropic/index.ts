@@ -1,5 +1,6 @@
 import { decodeAnthropicError, readAnthropicUsage } from './translate/response.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
+import { SIMULATOR_KEY } from './simulator/key.ts';
 import { anthropicCountClient, anthropicCounter } from './translate/count.ts';
 import { anthropicChat } from './translate/index.ts';
 
@@ -32,4 +33,5 @@ export const anthropicAdapter: ProtocolAdapter = {
   clients: { messages: { adapter: anthropicChat } },
   countClient: anthropicCountClient,
   counter: anthropicCounter,
+  simulator: { key: SIMULATOR_KEY, load: async () => (await import('./simulator/index.ts')).startAnthropicSimulator },
 };

@@ -5,6 +5,7 @@
  */
 import type { VendorAdapter } from '../../translate/adapter.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
+import type { BedrockSimulator } from './simulator/index.ts';
 import { createBedrockSigner } from './create-signer.ts';
 import { decodeConverseError } from './decode-error.ts';
 import { decodeConverseResponse } from './decode-response.ts';
@@ -29,7 +30,7 @@ export const bedrockChat: VendorAdapter = {
 };
 
 /** The Bedrock protocol: no passthrough, SigV4 or Bearer (Bedrock API key) auth. */
-export const bedrockProtocol: ProtocolAdapter = {
+export const bedrockProtocol: ProtocolAdapter<BedrockSimulator> = {
   protocol: 'bedrock',
   passthrough: {},
   requestHeaders: ['content-type', 'accept'],
@@ -39,4 +40,5 @@ export const bedrockProtocol: ProtocolAdapter = {
   createSigner: createBedrockSigner,
   requestFacts: { ranges: { temperature: { min: 0, max: 1 }, topP: { min: 0, max: 1 } } },
   chat: bedrockChat,
+  simulator: { key: 'sim-bedrock-secret-access-key', load: async () => (await import('./simulator/index.ts')).startBedrockSimulator },
 };

@@ -1,5 +1,6 @@
 import { isJsonObject } from '../../transforms/path.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
+import { SIMULATOR_KEY } from './simulator/key.ts';
 import { dashscopeImageTasks } from './image-tasks.ts';
 
 /** Reads DashScope usage (`usage.input_tokens`/`output_tokens`/`total_tokens`; image tasks report none). */
@@ -25,4 +26,5 @@ export const dashscopeAdapter: ProtocolAdapter = {
   },
   imageTasks: dashscopeImageTasks,
   requestFacts: {},
+  simulator: { key: SIMULATOR_KEY, load: async () => (await import('./simulator/index.ts')).startDashScopeSimulator },
 };

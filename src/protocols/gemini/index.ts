@@ -1,5 +1,6 @@
 import { decodeGeminiError, readGeminiUsage } from './translate/response.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
+import { SIMULATOR_KEY } from './simulator/key.ts';
 import { geminiCountClient, geminiCounter } from './translate/count.ts';
 import { geminiChat } from './translate/index.ts';
 
@@ -34,4 +35,5 @@ export const geminiAdapter: ProtocolAdapter = {
   },
   countClient: geminiCountClient,
   counter: geminiCounter,
+  simulator: { key: SIMULATOR_KEY, load: async () => (await import('./simulator/index.ts')).startGeminiSimulator },
 };

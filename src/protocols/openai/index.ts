@@ -1,5 +1,7 @@
 import { decodeOpenAIError } from './chat/response.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
+import { SIMULATOR_KEY } from './simulator/key.ts';
+import type { OpenAISimulator } from './simulator/index.ts';
 import { completionsAdapter } from './completions/index.ts';
 import { openAIChatAdapter } from './chat/index.ts';
 import { responsesAdapter } from './responses/index.ts';
@@ -26,7 +28,7 @@ function readUsage(json: any): Usage | undefined {
 const INCLUDE_USAGE = Buffer.from(',"stream_options":{"include_usage":true}');
 
 /** The OpenAI protocol (and every OpenAI-compatible vendor): `/v1/*` endpoints forwarded as they are. */
-export const openaiAdapter: ProtocolAdapter = {
+export const openaiAdapter: ProtocolAdapter<OpenAISimulator> = {
   protocol: 'openai',
   style: 'openai',
   passthrough: {
@@ -77,4 +79,5 @@ export const openaiAdapter: ProtocolAdapter = {
       param: 'previous_response_id',
     },
   },
+  simulator: { key: SIMULATOR_KEY, load: async () => (await import('./simulator/index.ts')).startOpenAISimulator },
 };

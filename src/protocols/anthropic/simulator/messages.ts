@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { formatSse, SSE_HEADERS, writeStream } from './sim-stream.ts';
-import { planClaudeThinking, type ClaudeThinking } from './anthropic-thinking.ts';
-import { countTokens, createEcho, createToolArgs, isObject, readText, splitFragments, splitPieces, truncateWords } from './text.ts';
+import { formatSse, SSE_HEADERS, writeStream } from '../../../simulators/sim-stream.ts';
+import { planClaudeThinking, type ClaudeThinking } from './thinking.ts';
+import { countTokens, createEcho, createToolArgs, isObject, readText, splitFragments, splitPieces, truncateWords } from '../../../simulators/text.ts';
 
 /** A reply of the simulated Claude: optional text, then tool_use blocks. */
 export interface ClaudeReply {

@@ -1,11 +1,11 @@
 import type { ServerResponse } from 'node:http';
-import { createClaudeCache } from './anthropic-cache.ts';
-import { findThinkingProblem } from './anthropic-thinking.ts';
-import { countClaudeInput, createClaudeMessage, planClaudeReply, streamClaudeMessage } from './anthropic-messages.ts';
-import { SIMULATOR_KEYS } from './keys.ts';
-import { readJson, sendJson, startSimServer, type SimRequest } from './sim-server.ts';
-import { createIdMaker, isObject } from './text.ts';
-import type { Simulator, SimulatorOptions } from './types.ts';
+import { createClaudeCache } from './cache.ts';
+import { findThinkingProblem } from './thinking.ts';
+import { countClaudeInput, createClaudeMessage, planClaudeReply, streamClaudeMessage } from './messages.ts';
+import { SIMULATOR_KEY } from './key.ts';
+import { readJson, sendJson, startSimServer, type SimRequest } from '../../../simulators/sim-server.ts';
+import { createIdMaker, isObject } from '../../../simulators/text.ts';
+import type { Simulator, SimulatorOptions } from '../../../simulators/types.ts';
 
 const ERROR_TYPES: Record<number, [string, string]> = {
   400: ['invalid_request_error', 'Simulated invalid request.'],
@@ -41,7 +41,7 @@ export function createAnthropicError(status: number, message?: string, requestId
  * prompt cache keyed by `cache_control` marks (anthropic-cache.ts).
  */
 export async function startAnthropicSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
-  const key = options.key ?? SIMULATOR_KEYS.anthropic;
+  const key = options.key ?? SIMULATOR_KEY;
   const nextId = createIdMaker('sim');
   const pacing = { streamEvents: options.streamEvents, streamIntervalMs: options.streamIntervalMs ?? 0, deltaUsage: options.messageDeltaUsage };
   const useCache = createClaudeCache();

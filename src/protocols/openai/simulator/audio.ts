@@ -4,12 +4,12 @@
  * The bytes are deterministic: silent MP3 frames (one per input word), WAV or raw PCM.
  */
 import type { ServerResponse } from 'node:http';
-import { createMp3, createWav } from './media.ts';
-import { readMultipart } from './multipart.ts';
-import { createMissingParamError, createOpenAIError, INVALID_JSON_ERROR } from './openai-errors.ts';
-import type { OpenAIState } from './openai-state.ts';
-import { readJson, sendJson, sendText, type SimRequest } from './sim-server.ts';
-import { countTokens, isObject } from './text.ts';
+import { createMp3, createWav } from '../../../simulators/media.ts';
+import { readMultipart } from '../../../simulators/multipart.ts';
+import { createMissingParamError, createOpenAIError, INVALID_JSON_ERROR } from './errors.ts';
+import type { OpenAIState } from './state.ts';
+import { readJson, sendJson, sendText, type SimRequest } from '../../../simulators/sim-server.ts';
+import { countTokens, isObject } from '../../../simulators/text.ts';
 
 /** Content types of the speech formats; opus/aac/flac carry the MP3 frames (not real encodings). */
 const SPEECH_TYPES: Record<string, string> = {

@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
-import { TINY_PNG } from './media.ts';
-import { readMultipart } from './multipart.ts';
-import { createMissingParamError, createOpenAIError, INVALID_JSON_ERROR } from './openai-errors.ts';
-import type { OpenAIState } from './openai-state.ts';
-import { readJson, sendJson, type SimRequest } from './sim-server.ts';
-import { countTokens, isObject, nowSeconds } from './text.ts';
+import { TINY_PNG } from '../../../simulators/media.ts';
+import { readMultipart } from '../../../simulators/multipart.ts';
+import { createMissingParamError, createOpenAIError, INVALID_JSON_ERROR } from './errors.ts';
+import type { OpenAIState } from './state.ts';
+import { readJson, sendJson, type SimRequest } from '../../../simulators/sim-server.ts';
+import { countTokens, isObject, nowSeconds } from '../../../simulators/text.ts';
 
 /** Sizes per DALL·E model (fixtures/openai/dall-e-3-notes.md); GPT image models are not checked. */
 const SIZES: Record<string, string[]> = {

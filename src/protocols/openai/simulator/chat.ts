@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import { createMissingParamError, createOpenAIError, INVALID_JSON_ERROR } from './openai-errors.ts';
-import type { OpenAIState } from './openai-state.ts';
-import { readJson, sendJson, type SimRequest } from './sim-server.ts';
-import { formatSse, SSE_HEADERS, writeStream } from './sim-stream.ts';
-import { countTokens, createEcho, createToolArgs, isObject, nowSeconds, readText, splitFragments, splitPieces, truncateWords } from './text.ts';
+import { createMissingParamError, createOpenAIError, INVALID_JSON_ERROR } from './errors.ts';
+import type { OpenAIState } from './state.ts';
+import { readJson, sendJson, type SimRequest } from '../../../simulators/sim-server.ts';
+import { formatSse, SSE_HEADERS, writeStream } from '../../../simulators/sim-stream.ts';
+import { countTokens, createEcho, createToolArgs, isObject, nowSeconds, readText, splitFragments, splitPieces, truncateWords } from '../../../simulators/text.ts';
 
 /** A tool call the simulated model makes. */
 interface ToolCall {

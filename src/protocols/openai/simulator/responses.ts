@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
-import { createMissingParamError, createOpenAIError, INVALID_JSON_ERROR } from './openai-errors.ts';
-import { createPreviousNotFound, readInputItems } from './openai-responses-store.ts';
-import type { OpenAIState } from './openai-state.ts';
-import { readJson, sendJson, type SimRequest } from './sim-server.ts';
-import { formatSse, SSE_HEADERS, writeStream } from './sim-stream.ts';
-import { countTokens, createEcho, createToolArgs, isObject, nowSeconds, readText, splitFragments, splitPieces } from './text.ts';
+import { createMissingParamError, createOpenAIError, INVALID_JSON_ERROR } from './errors.ts';
+import { createPreviousNotFound, readInputItems } from './responses-store.ts';
+import type { OpenAIState } from './state.ts';
+import { readJson, sendJson, type SimRequest } from '../../../simulators/sim-server.ts';
+import { formatSse, SSE_HEADERS, writeStream } from '../../../simulators/sim-stream.ts';
+import { countTokens, createEcho, createToolArgs, isObject, nowSeconds, readText, splitFragments, splitPieces } from '../../../simulators/text.ts';
 
 /** The text of the last input item (a string input, a message's content, or a function_call_output). */
 function readLastInput(input: unknown): string {

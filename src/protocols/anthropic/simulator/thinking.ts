@@ -6,7 +6,7 @@
  * the signature unchanged, else a 400 invalid_request_error, as the API answers.
  */
 import { createHash } from 'node:crypto';
-import { countTokens, isObject } from './text.ts';
+import { countTokens, isObject } from '../../../simulators/text.ts';
 
 /** The thinking block of a reply. */
 export interface ClaudeThinking {

@@ -1,10 +1,11 @@
-import { findSignatureProblem } from './gemini-thinking.ts';
+import { findSignatureProblem } from './thinking.ts';
 import type { ServerResponse } from 'node:http';
-import { answerGenerate, countGeminiPrompt, createGoogleError, findGenerateProblem } from './gemini-generate.ts';
-import { SIMULATOR_KEYS } from './keys.ts';
-import { readJson, sendJson, startSimServer, type SimRequest } from './sim-server.ts';
-import { createEmbedding, createIdMaker, isObject, readText } from './text.ts';
-import type { Simulator, SimulatorOptions } from './types.ts';
+import { answerGenerate, countGeminiPrompt, findGenerateProblem } from './generate.ts';
+import { createGoogleError } from './google-error.ts';
+import { SIMULATOR_KEY } from './key.ts';
+import { readJson, sendJson, startSimServer, type SimRequest } from '../../../simulators/sim-server.ts';
+import { createEmbedding, createIdMaker, isObject, readText } from '../../../simulators/text.ts';
+import type { Simulator, SimulatorOptions } from '../../../simulators/types.ts';
 
 const STATUS_NAMES: Record<number, [string, string]> = {
   400: ['INVALID_ARGUMENT', 'Request contains an invalid argument.'],
@@ -68,7 +69,7 @@ function notFound(model: string, method: string): unknown {
  * it appends /v1beta). The key comes as `x-goog-api-key` or `?key=`; a wrong key is answered 400.
  */
 export async function startGeminiSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
-  const key = options.key ?? SIMULATOR_KEYS.gemini;
+  const key = options.key ?? SIMULATOR_KEY;
   const nextId = createIdMaker('simresp');
   const pacing = { streamEvents: options.streamEvents, streamIntervalMs: options.streamIntervalMs ?? 0, cachedInputTokens: options.cachedInputTokens };
   const handle = (req: SimRequest, res: ServerResponse): void | Promise<void> => {

@@ -5,12 +5,12 @@
  * first retrieval on; its content is a small MP4.
  */
 import type { ServerResponse } from 'node:http';
-import { TINY_MP4 } from './media.ts';
-import { readMultipart } from './multipart.ts';
-import { createMissingParamError, createOpenAIError, INVALID_JSON_ERROR } from './openai-errors.ts';
-import type { OpenAIState, SimVideo } from './openai-state.ts';
-import { readJson, sendJson, sendText, type SimRequest } from './sim-server.ts';
-import { isObject, nowSeconds } from './text.ts';
+import { TINY_MP4 } from '../../../simulators/media.ts';
+import { readMultipart } from '../../../simulators/multipart.ts';
+import { createMissingParamError, createOpenAIError, INVALID_JSON_ERROR } from './errors.ts';
+import type { OpenAIState, SimVideo } from './state.ts';
+import { readJson, sendJson, sendText, type SimRequest } from '../../../simulators/sim-server.ts';
+import { isObject, nowSeconds } from '../../../simulators/text.ts';
 
 function describeVideo(video: SimVideo, done: boolean): unknown {
   return {

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { createMissingParamError, createOpenAIError, INVALID_JSON_ERROR } from './openai-errors.ts';
-import type { OpenAIState } from './openai-state.ts';
-import { readJson, sendJson, type SimRequest } from './sim-server.ts';
-import { countTokens, createEmbedding, encodeEmbeddingBase64, isObject, readText } from './text.ts';
+import { createMissingParamError, createOpenAIError, INVALID_JSON_ERROR } from './errors.ts';
+import type { OpenAIState } from './state.ts';
+import { readJson, sendJson, type SimRequest } from '../../../simulators/sim-server.ts';
+import { countTokens, createEmbedding, encodeEmbeddingBase64, isObject, readText } from '../../../simulators/text.ts';
 
 const SPACES = /\s+/;
 

@@ -1,5 +1,5 @@
-import { countClaudeInput } from './anthropic-messages.ts';
-import { isObject } from './text.ts';
+import { countClaudeInput } from './messages.ts';
+import { isObject } from '../../../simulators/text.ts';
 
 /** How the input of one messages request splits over the simulated prompt cache. */
 export interface ClaudeCacheUse {

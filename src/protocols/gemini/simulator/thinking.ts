@@ -8,8 +8,8 @@
  * `context_engineering_is_the_way_to_go`) pass.
  */
 import { createHash } from 'node:crypto';
-import { createGoogleError } from './gemini-generate.ts';
-import { countTokens, isObject } from './text.ts';
+import { createGoogleError } from './google-error.ts';
+import { countTokens, isObject } from '../../../simulators/text.ts';
 
 const PLACEHOLDERS = new Set(['skip_thought_signature_validator', 'context_engineering_is_the_way_to_go']);
 

@@ -8,9 +8,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { createInvalidKeyError, createMissingParamError, createOpenAIError, MISSING_KEY_ERROR } from './openai-errors.ts';
-import type { OpenAIState } from './openai-state.ts';
-import { writeRawResponse } from './sim-server.ts';
+import { createInvalidKeyError, createMissingParamError, createOpenAIError, MISSING_KEY_ERROR } from './errors.ts';
+import type { OpenAIState } from './state.ts';
+import { writeRawResponse } from '../../../simulators/sim-server.ts';
 
 const KEY_PROTOCOL = 'openai-insecure-api-key.';
 

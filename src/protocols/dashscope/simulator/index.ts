@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import { SIMULATOR_KEYS } from './keys.ts';
-import { TINY_PNG } from './media.ts';
-import { readJson, sendJson, sendText, startSimServer, type SimRequest } from './sim-server.ts';
-import { isObject } from './text.ts';
-import type { Simulator, SimulatorOptions } from './types.ts';
+import { SIMULATOR_KEY } from './key.ts';
+import { TINY_PNG } from '../../../simulators/media.ts';
+import { readJson, sendJson, sendText, startSimServer, type SimRequest } from '../../../simulators/sim-server.ts';
+import { isObject } from '../../../simulators/text.ts';
+import type { Simulator, SimulatorOptions } from '../../../simulators/types.ts';
 
 /** A simulated text-to-image or text-to-video task; its state advances with each query. */
 interface Task {
@@ -45,7 +45,7 @@ export function createDashScopeError(status: number, code?: string, message?: st
  * from the 3rd on (FAILED with DataInspectionFailed when the prompt contains `unsafe-output`).
  */
 export async function startDashScopeSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
-  const key = options.key ?? SIMULATOR_KEYS.dashscope;
+  const key = options.key ?? SIMULATOR_KEY;
   const tasks = new Map<string, Task>();
   let seq = 0;
   const uuid = (): string => `00000000-0000-4000-8000-${String(++seq).padStart(12, '0')}`;

@@ -1,19 +1,15 @@
 import type { ServerResponse } from 'node:http';
-import { sendJson } from './sim-server.ts';
-import { formatSse, SSE_HEADERS, writeStream } from './sim-stream.ts';
-import { countTokens, createEcho, createToolArgs, isObject, readText, splitPieces, truncateWords } from './text.ts';
-import { planGeminiThought, readGeminiThinking, signGeminiCall } from './gemini-thinking.ts';
+import { sendJson } from '../../../simulators/sim-server.ts';
+import { createGoogleError } from './google-error.ts';
+import { formatSse, SSE_HEADERS, writeStream } from '../../../simulators/sim-stream.ts';
+import { countTokens, createEcho, createToolArgs, isObject, readText, splitPieces, truncateWords } from '../../../simulators/text.ts';
+import { planGeminiThought, readGeminiThinking, signGeminiCall } from './thinking.ts';
 
 /** Top-level fields a GenerateContentRequest may have (proto JSON accepts lowerCamel and snake_case). */
 const KNOWN_FIELDS = new Set([
   'model', 'contents', 'tools', 'toolConfig', 'tool_config', 'safetySettings', 'safety_settings',
   'systemInstruction', 'system_instruction', 'generationConfig', 'generation_config', 'cachedContent', 'cached_content',
 ]);
-
-/** Google's error envelope `{error:{code,message,status,details?}}`. */
-export function createGoogleError(code: number, status: string, message: string, details?: unknown[]): unknown {
-  return { error: details ? { code, message, status, details } : { code, message, status } };
-}
 
 /** Why a generateContent body would be refused (unknown top-level field, missing contents, bad role). */
 export function findGenerateProblem(body: Record<string, any>): unknown {

@@ -1,19 +1,19 @@
 import type { ServerResponse } from 'node:http';
-import { handleSpeech, handleTranscriptions, handleTranslations } from './openai-audio.ts';
-import { handleChat } from './openai-chat.ts';
-import { handleCompletions } from './openai-completions.ts';
-import { createInvalidKeyError, createOpenAIError, createOpenAIStatusError, MISSING_KEY_ERROR } from './openai-errors.ts';
-import { handleImageEdits, handleImageGenerations } from './openai-images.ts';
-import { createRealtime } from './openai-realtime.ts';
-import { handleCompact, handleResponses } from './openai-responses.ts';
-import { handleDeleteResponse, handleGetResponse, handleListInputItems } from './openai-responses-store.ts';
-import { handleEmbeddings, handleModerations, handleRerank } from './openai-retrieval.ts';
-import { createOpenAIState, type MultipartRecord, type OpenAIState } from './openai-state.ts';
-import { handleCreateVideo, handleGetVideo } from './openai-video.ts';
-import { sendJson, sendText, startSimServer, type SimRequest } from './sim-server.ts';
-import { SIMULATOR_KEYS } from './keys.ts';
-import { TINY_PNG } from './media.ts';
-import type { Simulator, SimulatorOptions } from './types.ts';
+import { handleSpeech, handleTranscriptions, handleTranslations } from './audio.ts';
+import { handleChat } from './chat.ts';
+import { handleCompletions } from './completions.ts';
+import { createInvalidKeyError, createOpenAIError, createOpenAIStatusError, MISSING_KEY_ERROR } from './errors.ts';
+import { handleImageEdits, handleImageGenerations } from './images.ts';
+import { createRealtime } from './realtime.ts';
+import { handleCompact, handleResponses } from './responses.ts';
+import { handleDeleteResponse, handleGetResponse, handleListInputItems } from './responses-store.ts';
+import { handleEmbeddings, handleModerations, handleRerank } from './retrieval.ts';
+import { createOpenAIState, type MultipartRecord, type OpenAIState } from './state.ts';
+import { handleCreateVideo, handleGetVideo } from './video.ts';
+import { sendJson, sendText, startSimServer, type SimRequest } from '../../../simulators/sim-server.ts';
+import { SIMULATOR_KEY } from './key.ts';
+import { TINY_PNG } from '../../../simulators/media.ts';
+import type { Simulator, SimulatorOptions } from '../../../simulators/types.ts';
 
 /** The OpenAI simulator: a Simulator plus the multipart requests it parsed (fields and file names). */
 export interface OpenAISimulator extends Simulator {
@@ -60,7 +60,7 @@ const MODELS = [
 
 /** Starts a simulated OpenAI API; `url` is `http://127.0.0.1:P/v1`. */
 export async function startOpenAISimulator(options: SimulatorOptions = {}): Promise<OpenAISimulator> {
-  const state = createOpenAIState(options.key ?? SIMULATOR_KEYS.openai, options.streamEvents, options.streamIntervalMs ?? 0);
+  const state = createOpenAIState(options.key ?? SIMULATOR_KEY, options.streamEvents, options.streamIntervalMs ?? 0);
   state.cachedInputTokens = options.cachedInputTokens ?? 0;
   const realtime = createRealtime(state);
   const sim = await startSimServer({

@@ -1,5 +1,11 @@
-import type { SimStoredResponse } from './openai-responses-store.ts';
-import { createIdMaker } from './text.ts';
+import { createIdMaker } from '../../../simulators/text.ts';
+
+/** A response the simulated OpenAI keeps (`store` true or absent), as the Responses API keeps it. */
+export interface SimStoredResponse {
+  response: Record<string, any>;
+  /** The items it was made from: its previous response's input and output, then its own input (with ids). */
+  inputItems: Record<string, any>[];
+}
 
 /** One multipart request the OpenAI simulator parsed (images/edits, audio transcriptions/translations). */
 export interface MultipartRecord {

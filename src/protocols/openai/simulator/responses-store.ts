@@ -1,15 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { createOpenAIError } from './openai-errors.ts';
-import type { OpenAIState } from './openai-state.ts';
-import { sendJson, type SimRequest } from './sim-server.ts';
-import { isObject } from './text.ts';
-
-/** A response the simulated OpenAI keeps (`store` true or absent), as the Responses API keeps it. */
-export interface SimStoredResponse {
-  response: Record<string, any>;
-  /** The items it was made from: its previous response's input and output, then its own input (with ids). */
-  inputItems: Record<string, any>[];
-}
+import { createOpenAIError } from './errors.ts';
+import type { OpenAIState } from './state.ts';
+import { sendJson, type SimRequest } from '../../../simulators/sim-server.ts';
+import { isObject } from '../../../simulators/text.ts';
 
 /** The 404 OpenAI answers for a response id it does not hold (unknown, deleted or never stored). */
 function createNotFound(id: string): ReturnType<typeof createOpenAIError> {
