@@ -6,9 +6,9 @@
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAnthropicSimulator } from '../../src/protocols/anthropic/simulator/index.ts';
-import type { Simulator } from '../../src/simulators/types.ts';
-import { parseSse, readSseFixture } from './helpers.ts';
+import { startAnthropicSimulator } from '../../../src/protocols/anthropic/simulator/index.ts';
+import type { Simulator } from '../../../src/simulators/types.ts';
+import { parseSse, readSseFixture } from '../../simulators/helpers.ts';
 
 const KEY = 'sk-ant-sim-anthropic';
 let sim: Simulator;

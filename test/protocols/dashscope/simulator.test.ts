@@ -1,9 +1,9 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startDashScopeSimulator } from '../../src/protocols/dashscope/simulator/index.ts';
-import { TINY_PNG } from '../../src/simulators/media.ts';
-import type { Simulator } from '../../src/simulators/types.ts';
-import { readFixture, shapeOf } from './helpers.ts';
+import { startDashScopeSimulator } from '../../../src/protocols/dashscope/simulator/index.ts';
+import { TINY_PNG } from '../../../src/simulators/media.ts';
+import type { Simulator } from '../../../src/simulators/types.ts';
+import { readFixture, shapeOf } from '../../simulators/helpers.ts';
 
 const KEY = 'sk-sim-dashscope';
 const CREATE = '/services/aigc/text2image/image-synthesis';

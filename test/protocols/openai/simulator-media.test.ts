@@ -1,9 +1,9 @@
 import { FormData, request } from 'undici';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TINY_MP4, TINY_PNG } from '../../src/simulators/media.ts';
-import { startOpenAISimulator, type OpenAISimulator } from '../../src/protocols/openai/simulator/index.ts';
-import { readFixture, shapeOf } from './helpers.ts';
+import { TINY_MP4, TINY_PNG } from '../../../src/simulators/media.ts';
+import { startOpenAISimulator, type OpenAISimulator } from '../../../src/protocols/openai/simulator/index.ts';
+import { readFixture, shapeOf } from '../../simulators/helpers.ts';
 
 const KEY = 'sk-sim-openai';
 const AUTH = { authorization: `Bearer ${KEY}` };

@@ -1,9 +1,9 @@
 import { GoogleGenAI } from '@google/genai';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startGeminiSimulator } from '../../src/protocols/gemini/simulator/index.ts';
-import type { Simulator } from '../../src/simulators/types.ts';
-import { parseSse, readFixture, readSseFixture, shapeOf } from './helpers.ts';
+import { startGeminiSimulator } from '../../../src/protocols/gemini/simulator/index.ts';
+import type { Simulator } from '../../../src/simulators/types.ts';
+import { parseSse, readFixture, readSseFixture, shapeOf } from '../../simulators/helpers.ts';
 
 const KEY = 'AIzaSy-sim-gemini';
 let sim: Simulator;

@@ -1,9 +1,9 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startAnthropicSimulator } from '../../src/protocols/anthropic/simulator/index.ts';
-import type { Simulator } from '../../src/simulators/types.ts';
-import { parseSse, readFixture, readSseFixture, shapeOf } from './helpers.ts';
+import { startAnthropicSimulator } from '../../../src/protocols/anthropic/simulator/index.ts';
+import type { Simulator } from '../../../src/simulators/types.ts';
+import { parseSse, readFixture, readSseFixture, shapeOf } from '../../simulators/helpers.ts';
 
 const KEY = 'sk-ant-sim-anthropic';
 let sim: Simulator;

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startOpenAISimulator, type OpenAISimulator } from '../../src/protocols/openai/simulator/index.ts';
+import { startOpenAISimulator, type OpenAISimulator } from '../../../src/protocols/openai/simulator/index.ts';
 
 let sim: OpenAISimulator;
 let client: OpenAI;

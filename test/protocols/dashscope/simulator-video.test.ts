@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startDashScopeSimulator } from '../../src/protocols/dashscope/simulator/index.ts';
-import type { Simulator } from '../../src/simulators/types.ts';
-import { VENDOR_FIXTURES } from '../helpers/vendor-fixtures.ts';
-import { readFixture, shapeOf } from './helpers.ts';
+import { startDashScopeSimulator } from '../../../src/protocols/dashscope/simulator/index.ts';
+import type { Simulator } from '../../../src/simulators/types.ts';
+import { VENDOR_FIXTURES } from '../../helpers/vendor-fixtures.ts';
+import { readFixture, shapeOf } from '../../simulators/helpers.ts';
 
 const KEY = 'sk-sim-dashscope';
 const CREATE = '/services/aigc/video-generation/video-synthesis';

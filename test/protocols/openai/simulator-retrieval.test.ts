@@ -1,8 +1,8 @@
 import OpenAI from 'openai';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startOpenAISimulator, type OpenAISimulator } from '../../src/protocols/openai/simulator/index.ts';
-import { readFixture, shapeOf } from './helpers.ts';
+import { startOpenAISimulator, type OpenAISimulator } from '../../../src/protocols/openai/simulator/index.ts';
+import { readFixture, shapeOf } from '../../simulators/helpers.ts';
 
 const KEY = 'sk-sim-openai';
 let sim: OpenAISimulator;
