@@ -87,6 +87,17 @@ export interface SimulatorEntry<S extends Simulator = Simulator> {
   load(): Promise<(options: SimulatorOptions) => Promise<S>>;
 }
 
+/**
+ * A protocol's fragment of the config schema (schemas/gateway.schema.json is composed from the base
+ * schema and these at build time): JSON Schema of the vendor fields and auth kinds only its vendors use.
+ */
+export interface ConfigSchemaFragment {
+  /** Fields of a vendor entry (`vendors.<name>.<field>`). */
+  vendorProperties?: Record<string, object>;
+  /** Auth kinds, by their one key (`auth: { <kind>: ... }`): allowed on this protocol's vendors only. */
+  authKinds?: Record<string, object>;
+}
+
 /** A client-style operation that no translation can serve: the 400 it is answered with. */
 export interface RefusedOperation {
   message: string;
@@ -144,6 +155,8 @@ export interface ProtocolAdapter<S extends Simulator = Simulator> {
   countClient?: ClientCounter;
   /** How the protocol's vendors count tokens exactly (absent: the gateway estimates). */
   counter?: VendorCounter;
+  /** Its fragment of the config schema (vendor fields, auth kinds), when it has fields of its own. */
+  configSchema?: ConfigSchemaFragment;
   /** The simulated vendor of `--simulate`, the tests and the benchmark (src/protocols/<name>/simulator/). */
   simulator: SimulatorEntry<S>;
 }

@@ -6,6 +6,7 @@
 import type { VendorAdapter } from '../../translate/adapter.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
 import type { BedrockSimulator } from './simulator/index.ts';
+import { bedrockConfigSchema } from './config-schema.ts';
 import { createBedrockSigner } from './create-signer.ts';
 import { decodeConverseError } from './decode-error.ts';
 import { decodeConverseResponse } from './decode-response.ts';
@@ -40,5 +41,6 @@ export const bedrockProtocol: ProtocolAdapter<BedrockSimulator> = {
   createSigner: createBedrockSigner,
   requestFacts: { ranges: { temperature: { min: 0, max: 1 }, topP: { min: 0, max: 1 } } },
   chat: bedrockChat,
+  configSchema: bedrockConfigSchema,
   simulator: { key: 'sim-bedrock-secret-access-key', load: async () => (await import('./simulator/index.ts')).startBedrockSimulator },
 };
