@@ -11,7 +11,7 @@ import { writeThinkingConfig } from './thinking.ts';
 /**
  * Builds the generate-content call: `/models/{model}:generateContent`, or
  * `:streamGenerateContent?alt=sse` for a stream. Consecutive turns of one role are merged (the protocol
- * wants alternating turns). Tool schemas are converted by the rule in gemini-schema.ts; a tool with no
+ * wants alternating turns). Tool schemas are converted by the rule in schema.ts; a tool with no
  * parameter properties is declared without `parameters`. Function calls are sent without ids (as the
  * protocol's own traffic does); a function response is named after the call its id answers. A tool
  * result that is a JSON object is sent as the response itself, anything else as `{output: ...}` (or
