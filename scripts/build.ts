@@ -6,6 +6,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { compileConfigFile, ENDPOINT_SCHEMA_DIR, formatProblem, listSchemaIds } from '../src/config/index.ts';
+import { OPERATIONS } from '../src/config/types.ts';
 import { getBanner } from '../src/codegen/banner.ts';
 import { composeConfigSchema } from '../src/codegen/compose-config-schema.ts';
 import { emitConfigModule } from '../src/codegen/emit-config.ts';
@@ -50,7 +51,7 @@ export const CONFIG_SCHEMA_FILES = { base: 'schemas/gateway.base.schema.json', c
 
 /** The text of schemas/gateway.schema.json: the base schema, the registries' names and the protocols' fragments. */
 export async function readComposedConfigSchema(): Promise<string> {
-  return composeConfigSchema(await readFile(CONFIG_SCHEMA_FILES.base, 'utf8'), PROTOCOLS, Object.keys(STYLES));
+  return composeConfigSchema(await readFile(CONFIG_SCHEMA_FILES.base, 'utf8'), PROTOCOLS, Object.keys(STYLES), OPERATIONS);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

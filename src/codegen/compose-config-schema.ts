@@ -1,6 +1,6 @@
 /**
  * schemas/gateway.schema.json, composed at build time from the base schema (schemas/gateway.base.schema.json)
- * and the registries: every `protocol` and `style` enum lists the registries' names, and each protocol
+ * and the registries: every `protocol`, `style` and `op` enum lists the registries' names (and OPERATIONS), and each protocol
  * folder's fragment adds its vendor fields and auth kinds (an auth kind allowed only on the vendors of the
  * protocols that contribute it). Deterministic: registry order, two-space JSON.
  */
@@ -8,7 +8,7 @@ import type { ProtocolAdapter } from '../protocols/types.ts';
 
 type Json = any;
 
-/** Sets every `enum` held by a property named `protocol` or `style` to the registries' names. */
+/** Sets every `enum` held by a property named in `names` (`protocol`, `style`, `op`) to its list. */
 function fillEnums(node: Json, names: Record<string, string[]>): void {
   if (!node || typeof node !== 'object') return;
   for (const [key, value] of Object.entries<Json>(node)) {
@@ -18,10 +18,15 @@ function fillEnums(node: Json, names: Record<string, string[]>): void {
 }
 
 /** The composed schema's text from the base schema's text. */
-export function composeConfigSchema(baseText: string, registry: Readonly<Record<string, ProtocolAdapter>>, styles: readonly string[]): string {
+export function composeConfigSchema(
+  baseText: string,
+  registry: Readonly<Record<string, ProtocolAdapter>>,
+  styles: readonly string[],
+  operations: readonly string[],
+): string {
   const schema = JSON.parse(baseText);
   delete schema.$comment;
-  fillEnums(schema, { protocol: Object.keys(registry), style: [...styles] });
+  fillEnums(schema, { protocol: Object.keys(registry), style: [...styles], op: [...operations] });
   const vendor = schema.definitions.vendor;
   const authKinds = new Map<string, { schema: object; protocols: string[] }>();
   for (const [name, adapter] of Object.entries(registry)) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_SCHEMA_FILES, readComposedConfigSchema } from '../../scripts/build.ts';
+import { OPERATIONS } from '../../src/config/types.ts';
 import { composeConfigSchema } from '../../src/codegen/compose-config-schema.ts';
 import { PROTOCOLS } from '../../src/protocols/index.ts';
 import { STYLES } from '../../src/protocols/styles.ts';
@@ -14,14 +15,14 @@ describe('the composed config schema', () => {
   });
 
   it('is the same text on every build', () => {
-    expect(composeConfigSchema(base, PROTOCOLS, Object.keys(STYLES))).toBe(composeConfigSchema(base, PROTOCOLS, Object.keys(STYLES)));
+    expect(composeConfigSchema(base, PROTOCOLS, Object.keys(STYLES), OPERATIONS)).toBe(composeConfigSchema(base, PROTOCOLS, Object.keys(STYLES), OPERATIONS));
   });
 
   it("takes a protocol's vendor fields and auth kinds from its folder's fragment, the auth kind on its vendors only", () => {
     const plain = { ...PROTOCOLS.dashscope, configSchema: undefined } as ProtocolAdapter;
     const withFragment = { ...plain, configSchema: { vendorProperties: { zone: { type: 'string' } }, authKinds: { token: { type: 'string' } } } } as ProtocolAdapter;
-    const without = JSON.parse(composeConfigSchema(base, { dashscope: plain }, ['openai'])).definitions.vendor;
-    const composed = JSON.parse(composeConfigSchema(base, { dashscope: withFragment }, ['openai'])).definitions.vendor;
+    const without = JSON.parse(composeConfigSchema(base, { dashscope: plain }, ['openai'], ['chat'])).definitions.vendor;
+    const composed = JSON.parse(composeConfigSchema(base, { dashscope: withFragment }, ['openai'], ['chat'])).definitions.vendor;
     expect(without.properties.zone).toBeUndefined();
     expect(without.allOf).toBeUndefined();
     expect(composed.properties.zone).toEqual({ type: 'string' });
@@ -30,9 +31,10 @@ describe('the composed config schema', () => {
     expect(composed.properties.protocol.enum).toEqual(['dashscope']);
   });
 
-  it('holds no protocol knowledge in its base: the enums are empty and no auth kind is protocol-specific', () => {
+  it('holds no protocol knowledge nor operation list in its base: the enums are empty and no auth kind is protocol-specific', () => {
     const vendor = JSON.parse(base).definitions.vendor;
     expect(vendor.properties.protocol.enum).toEqual([]);
+    expect(JSON.parse(base).definitions.route.properties.op.enum).toEqual([]);
     expect(vendor.properties.region).toBeUndefined();
     expect(JSON.stringify(vendor)).not.toContain('sigv4');
   });
