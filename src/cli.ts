@@ -13,6 +13,8 @@ const USAGE = `usage: gateway <command>
   check [file]        validate a config (default gateway.yaml); prints file:line:col: message; exit 1 on errors
   diff OLD NEW        what deploying config NEW changes against OLD; --json for programs; secrets only as
                       "changed"; exit 0 when nothing changes, 1 when something does, 2 on errors
+  diff --overrides F  what the console's overrides (read from F's server.store) change over config F;
+                      same output, --json and exit codes
   build               regenerate generated/ from gateway.yaml and schemas/
   start [options]     serve; --config FILE (default: generated tables of gateway.yaml), --port N, --host H,
                       --simulate (built-in simulated vendors; default when no vendor key is set),
@@ -128,6 +130,10 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   setLogSecrets(logger, secrets);
   const { openServices } = await import('./runtime/services.ts');
   const services = await openServices(config.server, env, logger, options.config ? dirname(options.config) : '.');
+  const { readKeptTaskSecret } = await import('./cli/read-kept-task-secret.ts');
+  const taskSecret = await readKeptTaskSecret(config, env, services.store.values, options.config ? dirname(options.config) : '.', logger);
+  if (taskSecret) secrets.add(taskSecret);
+  setLogSecrets(logger, secrets);
   // One log line per request at `info`; below that level (and without metrics or traces) no usage event is built.
   const { createRequestLog } = await import('./cli/log-request.ts');
   const onUsage = createRequestLog(logger);
@@ -152,7 +158,7 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
     // With --workers the primary serves the console: a worker sends it its rows.
     onUsage.push(cluster.isWorker ? (await import('./console/forward-usage.ts')).forwardUsageToPrimary() : consoleRuntime.feed.record);
   }
-  const gateway = createGateway({ config: consoleRuntime?.merge(config) ?? config, env, services, onUsage, generation: shared?.generation });
+  const gateway = createGateway({ config: consoleRuntime?.merge(config) ?? config, env, services, onUsage, generation: shared?.generation, taskSecret });
   metrics?.watch({ getSnapshot: gateway.getSnapshot, inFlight: gateway.inFlight, streamsInFlight: gateway.streamsInFlight, storeStats: services.store.stats });
   /** Serves a newly compiled config: secrets read again from the environment, the log told the new ones. */
   const applyConfig = async (compiled: CompiledConfig, generation?: number): Promise<number> => {

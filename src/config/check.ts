@@ -107,6 +107,8 @@ function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): 
       report([...path, 'vendor'], `unknown vendor "${ref.vendor}"`);
     }
   };
+  /** The vendor a target reaches: its own, or that of the model it names (which has a vendor, checked above). */
+  const getTargetVendor = (ref: any): unknown => (typeof ref === 'string' ? models[ref]?.vendor : ref?.vendor ?? models[ref?.model]?.vendor);
   for (const [id, model] of Object.entries<any>(models)) {
     checkRanges(['models', id], model.request?.ranges);
     if (model.vendor !== undefined && !(model.vendor in vendors)) report(['models', id, 'vendor'], `unknown vendor "${model.vendor}"`);
@@ -115,7 +117,7 @@ function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): 
     (model.targets ?? []).forEach((ref: any, i: number) => checkTarget(['models', id, 'targets', i], ref));
     (model.fallback ?? []).forEach((ref: any, i: number) => checkTarget(['models', id, 'fallback', i], ref));
     if (model.responses?.state === 'vendor') {
-      const named = [model.vendor, ...[...(model.targets ?? []), ...(model.fallback ?? [])].map((ref: any) => ref?.vendor)];
+      const named = [model.vendor, ...[...(model.targets ?? []), ...(model.fallback ?? [])].map(getTargetVendor)];
       const other = named.find((name) => typeof name === 'string' && vendors[name] && !RESPONSES_STATE_PROTOCOLS.includes(vendors[name].protocol));
       if (other) report(['models', id, 'responses', 'state'], `vendor "${other}" speaks ${vendors[other].protocol}, which keeps no Responses state: only the gateway can`);
     }

@@ -7,7 +7,8 @@ import { summarizeUsage } from './summarize-usage.ts';
 
 /**
  * The console's read-only admin API: `GET /admin/console/session` (who signed in), `/admin/models`,
- * `/admin/keys` (never a secret or digest) and `/admin/overview` (the last hour's numbers of this process).
+ * `/admin/keys` (never a secret or digest) and `/admin/overview` (the last hour's numbers and per-minute series of
+ * this process, and on Redis every instance's, labelled).
  */
 export const CONSOLE_READ_ROUTES: readonly AdminRoute[] = [
   {
@@ -27,5 +28,12 @@ export const CONSOLE_READ_ROUTES: readonly AdminRoute[] = [
       return { keys: describeKeys(view.getBaseConfig(), view.getConfig(), view.overrides.current(), view.feed.listRows()) };
     },
   },
-  { method: 'GET', path: '/admin/overview', handle: (_event, sources) => summarizeUsage(getConsole(sources).feed.listRows()) },
+  {
+    method: 'GET',
+    path: '/admin/overview',
+    handle: async (_event, sources) => {
+      const view = getConsole(sources);
+      return { ...summarizeUsage(view.feed.listRows()), instances: (await view.listInstances?.()) ?? [] };
+    },
+  },
 ];

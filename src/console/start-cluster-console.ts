@@ -9,7 +9,8 @@ import type { ConsoleSources } from './types.ts';
  * The console of a `--workers` primary (it serves the admin listener, the workers serve requests): the
  * overrides, read and written in `server.store` like a worker's (a Redis connection of its own, or the file
  * beside the config; the workers poll them and apply them), and the usage rows every worker sends it.
- * `getConfig` is the config the primary started with (or last reloaded: `getBase`), with the overrides applied.
+ * `getBase` is read on every call: the config serving now (the one the primary last compiled and sent to its
+ * workers, after a reload too), so the Models and Keys pages follow reloads; `getConfig` is it with the overrides applied.
  */
 export async function startClusterConsole(getBase: () => CompiledConfig, env: NodeJS.ProcessEnv, configDir: string, logger: Logger): Promise<ConsoleSources> {
   const { store } = getBase().server;

@@ -3,7 +3,10 @@ import type { CompiledConfig } from '../config/types.ts';
 import type { ValueStore } from '../limits/store.ts';
 import type { UsageSink } from '../runtime/handle-request.ts';
 import type { Services } from '../runtime/services.ts';
+import cluster from 'node:cluster';
 import { createUsageFeed } from './create-usage-feed.ts';
+import { publishInstance } from './publish-instance.ts';
+import { readInstances } from './read-instances.ts';
 import { createOverrideStore } from './overrides/create-override-store.ts';
 import { createEmptyOverrides, mergeOverrides } from './overrides/merge-overrides.ts';
 import { startOverrideControl, type RunningOverrides } from './overrides/start-override-control.ts';
@@ -30,7 +33,8 @@ export interface ConsoleRuntime {
  * Starts the console's part of a serving process (`server.console: true`): the usage feed and the
  * overrides, read from `server.store` (Redis: `values`) or the file beside the config, before the gateway
  * serves (so a restart serves them at once), then polled. `onChange` is called when another process (or
- * this one) changed them: the caller swaps in a snapshot of `merge(gateway.yaml's config)`.
+ * this one) changed them: the caller swaps in a snapshot of `merge(gateway.yaml's config)`. On Redis, the
+ * process serving the console publishes its last hour there, for the other instances' consoles (labelled).
  */
 export async function startConsole(values: ValueStore | undefined, configDir: string, logger: Logger, onChange: () => void): Promise<ConsoleRuntime> {
   let current: Overrides = createEmptyOverrides();
@@ -42,6 +46,8 @@ export async function startConsole(values: ValueStore | undefined, configDir: st
   });
   started = true;
   const feed = createUsageFeed();
+  // The process serving the console (not a --workers worker, whose rows go to its primary) publishes its hour to Redis.
+  const instance = values && !cluster.isWorker ? publishInstance(values, feed, logger) : undefined;
   return {
     feed,
     overrides,
@@ -51,6 +57,7 @@ export async function startConsole(values: ValueStore | undefined, configDir: st
       getBaseConfig: getBase,
       feed,
       overrides,
+      ...(values && instance ? { listInstances: () => readInstances(values, instance.id) } : {}),
       ...(playground
         ? {
             async runPlayground(value: Record<string, unknown>) {

@@ -80,6 +80,8 @@ export interface ConsoleSources {
   getBaseConfig(): CompiledConfig;
   feed: UsageFeed;
   overrides: OverrideControl;
+  /** The instances sharing `server.store` on Redis, each labelled with its id and last hour (absent with the memory store). */
+  listInstances?(): Promise<(import('./publish-instance.ts').InstanceOverview & { self: boolean })[]>;
   /** Runs a playground chat (absent in a `--workers` primary, which serves no requests). */
   runPlayground?(call: Record<string, unknown>): Promise<import('./playground/run-playground.ts').PlaygroundResult>;
 }

@@ -193,6 +193,13 @@ function createRedisValues(redis: Redis, prefix: string, call: <T>(run: () => Pr
       if (keys.length === 0) return;
       await call(() => redis.del(...keys.map((key) => prefix + key)));
     },
+    async keep(key, value, ttlMs) {
+      // SET NX then GET in one transaction: every process answers the first writer's value.
+      const replies = await call(() => redis.multi().set(prefix + key, value, 'PX', Math.max(1, Math.round(ttlMs)), 'NX').get(prefix + key).exec());
+      const failed = replies?.find(([error]) => error);
+      if (failed) throw failed[0];
+      return String(replies![1][1]);
+    },
   };
 }
 

@@ -164,6 +164,8 @@ export interface ValueStore {
   set(entries: ReadonlyArray<readonly [string, string]>, ttlMs: number): Promise<void>;
   /** Removes the keys (absent ones are ignored). */
   delete(keys: readonly string[]): Promise<void>;
+  /** Sets `key` to `value` (expiring after `ttlMs`) unless it holds a value; answers the value it holds then. */
+  keep(key: string, value: string, ttlMs: number): Promise<string>;
 }
 
 /**

@@ -61,5 +61,11 @@ export function createMemoryValues(options: MemoryValuesOptions = {}): ValueStor
     async delete(keys) {
       for (const key of keys) remove(key);
     },
+    async keep(key, value, ttlMs) {
+      const held = await this.get(key);
+      if (held !== undefined) return held;
+      await this.set([[key, value]], ttlMs);
+      return value;
+    },
   };
 }

@@ -9,6 +9,7 @@ import { createRequestHandler, type InFlight, type UsageSink } from './handle-re
 import { drainInFlight } from './drain.ts';
 import { createUpgradeListener } from './realtime-route.ts';
 import { createServices, type Services } from './services.ts';
+import { readTaskSecret } from './secrets.ts';
 import { createSnapshot } from './snapshot.ts';
 import { createSnapshotKeeper } from './snapshot-keeper.ts';
 import type { Snapshot } from './types.ts';
@@ -24,6 +25,11 @@ export interface GatewayOptions {
   services?: Services;
   /** The generation of the first config (default 1; a worker started after reloads gets its primary's). */
   generation?: number;
+  /**
+   * Signs task ids when the environment names no task secret: the one kept in `server.store`
+   * (keep-task-secret.ts); default: the one derived from the first config's keys, kept across reloads.
+   */
+  taskSecret?: string;
 }
 
 /** A running gateway. */
@@ -103,7 +109,9 @@ function countStreams(inFlight: InFlight): number {
  */
 export function createGateway(options: GatewayOptions): Gateway {
   let env = options.env ?? process.env;
-  const first = createSnapshot(options.config, env);
+  // Reloads keep signing with it: a key issued or disabled in the console must not orphan earlier task ids.
+  const taskSecret = options.taskSecret ?? readTaskSecret(options.config, env);
+  const first = createSnapshot(options.config, env, undefined, taskSecret);
   const snapshots = createSnapshotKeeper(options.generation === undefined ? first : { ...first, generation: options.generation });
   const getSnapshot = snapshots.current;
   let closing = false;
@@ -143,7 +151,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       // Pools made after close() would never be closed.
       if (closing) throw new Error('the gateway is shutting down; the reload was not applied');
       const nextEnv = reload.env ?? env;
-      const next = createSnapshot(config, nextEnv, getSnapshot());
+      const next = createSnapshot(config, nextEnv, getSnapshot(), taskSecret);
       env = nextEnv;
       snapshots.swap(reload.generation === undefined ? next : { ...next, generation: reload.generation });
       server.requestTimeout = getRequestTimeout(config);

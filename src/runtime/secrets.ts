@@ -15,11 +15,14 @@ export function readKeyDigest(key: KeyEntry, env: NodeJS.ProcessEnv): Buffer | u
 
 /**
  * The secret that signs video task ids: the env var `server.task_secret` names (GATEWAY_TASK_SECRET by
- * default), else one derived from the digests of the usable client keys.
+ * default), else the one `kept` in `server.store` (keep-task-secret.ts), else one derived from the digests
+ * of the usable client keys (a gateway built without a store: fixed by its first config, see create-gateway.ts).
  */
-export function readTaskSecret(config: CompiledConfig, env: NodeJS.ProcessEnv, digests?: Buffer[]): string {
+export function readTaskSecret(config: CompiledConfig, env: NodeJS.ProcessEnv, digests?: Buffer[], kept?: string): string {
+  // Empty is unset, as for every other secret: an empty HMAC key would let anyone sign task ids.
   const explicit = env[config.server.taskSecret.env];
-  if (explicit !== undefined) return explicit;
+  if (explicit) return explicit;
+  if (kept !== undefined) return kept;
   const known = digests ?? config.keys.map((key) => readKeyDigest(key, env)).filter((d): d is Buffer => d !== undefined);
   return digestKey(`tasks:${known.map((d) => d.toString('hex')).join()}`).toString('hex');
 }

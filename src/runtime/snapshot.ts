@@ -87,11 +87,12 @@ function createKey(key: KeyEntry, env: NodeJS.ProcessEnv): RuntimeKey | undefine
  * Builds the immutable runtime snapshot of a compiled config: vendor pools with their secrets,
  * key digests, model map, route matcher and the redactor of every secret held. A reload builds a new one
  * from the `previous` snapshot (its generation + 1, the pools of unchanged vendors kept) and swaps the pointer;
- * secrets are read from `env` again.
+ * secrets are read from `env` again. `keptTaskSecret` signs task ids when the environment names no task secret
+ * (it does not change with the keys, so task ids outlive a key issued or disabled).
  */
-export function createSnapshot(config: CompiledConfig, env: NodeJS.ProcessEnv = process.env, previous?: Snapshot): Snapshot {
+export function createSnapshot(config: CompiledConfig, env: NodeJS.ProcessEnv = process.env, previous?: Snapshot, keptTaskSecret?: string): Snapshot {
   const keys = config.keys.map((k) => createKey(k, env)).filter((k): k is RuntimeKey => k !== undefined);
-  const taskSecret = readTaskSecret(config, env, keys.map((k) => k.digest));
+  const taskSecret = readTaskSecret(config, env, keys.map((k) => k.digest), keptTaskSecret);
   const redactor = createRedactor(listSecrets(config, env, taskSecret));
   const vendors = new Map(
     Object.values(config.vendors).map((v) => [v.name, createVendor(v, env, redactor, previous?.vendors.get(v.name))]),

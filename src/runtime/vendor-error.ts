@@ -31,7 +31,7 @@ export async function readErrorBody(response: VendorResponse): Promise<{ text: s
  * passthrough and translation alike: a vendor rejecting the gateway's own credentials becomes 502
  * `upstream_auth_failed` without the vendor's message (vendors echo key fragments there); a code listed in
  * the vendor's `policy_error_codes` becomes 400 `content_policy_violation`; otherwise the vendor's status
- * (502 when it is no error status), code and message, with its Retry-After. Every secret the gateway holds
+ * (502 when it is no error status), code, message and `param` (when it named one), with its Retry-After. Every secret the gateway holds
  * is redacted from the vendor's code and message here, whatever the status.
  */
 export function createVendorGatewayError(vendor: RuntimeVendor, error: VendorError, retryAfterSeconds?: number): GatewayError {
@@ -45,7 +45,8 @@ export function createVendorGatewayError(vendor: RuntimeVendor, error: VendorErr
   }
   const status = error.status >= 400 && error.status <= 599 ? error.status : 502;
   const retryAfter = retryAfterSeconds ?? (status === 429 || status === 503 ? 1 : undefined);
-  return new GatewayError(status, redact(error.type), message, retryAfter === undefined ? {} : { retryAfter });
+  const param = error.param === undefined ? {} : { param: redact(error.param) };
+  return new GatewayError(status, redact(error.type), message, retryAfter === undefined ? param : { ...param, retryAfter });
 }
 
 /**

@@ -14,7 +14,7 @@
  * - Reasoning (see reasoning-signature.ts and the README's "Reasoning"): `reasoning` parts hold the
  *   model's thinking text, the opaque `signature` a vendor needs back to verify it, or a vendor's
  *   `redacted` (encrypted) thinking; a tool call may carry the signature of the thought that made it.
- *   `origin` names the target that made a signature (`<protocol>:<vendor>`); a signature whose origin is
+ *   `origin` names the target that made a signature (a digest of `<protocol>:<vendor>`); a signature whose origin is
  *   not the target of the next turn is stripped before encoding.
  */
 
@@ -196,6 +196,8 @@ export interface VendorError {
   message: string;
   /** The vendor rejected the gateway's credentials (its message may echo key fragments). */
   authFailure?: boolean;
+  /** The request field the error is about, when the vendor named one (OpenAI `param`). */
+  param?: string;
 }
 
 /**

@@ -1,5 +1,5 @@
-/** Reading reasoning a client sent back (shared by the client adapters; see reasoning-signature.ts). */
-import type { ContentPart, ReasoningPart } from './canonical.ts';
+/** Reasoning parts a client sent back, and the checks vendor adapters make on them (see reasoning-signature.ts). */
+import type { CanonicalRequest, ContentPart, ReasoningPart } from './canonical.ts';
 import { readSignature, wrapSignature } from './reasoning-signature.ts';
 
 /**
@@ -45,4 +45,14 @@ export function writeCallSignature(signature: string | undefined, origin: string
 export function writeReasoningToken(part: ReasoningPart, origin: string | undefined): string | undefined {
   if (part.signature === undefined && part.redacted === undefined) return undefined;
   return wrapSignature({ origin: part.origin ?? origin, signature: part.signature, redacted: part.redacted });
+}
+
+/**
+ * Whether the last assistant turn made tool calls without signed (or redacted) reasoning: a target that
+ * verifies thinking on tool turns would refuse it with thinking on (its signatures were stripped).
+ */
+export function lacksSignedReasoning(request: CanonicalRequest): boolean {
+  const last = [...request.messages].reverse().find((message) => message.role === 'assistant');
+  if (!last || !last.content.some((part) => part.type === 'tool_call')) return false;
+  return !last.content.some((part) => part.type === 'reasoning' && (part.signature || part.redacted !== undefined));
 }

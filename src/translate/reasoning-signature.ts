@@ -2,12 +2,14 @@
  * Reasoning signatures on their way through clients. A vendor's signature (a messages `thinking`
  * block's `signature`, `redacted_thinking` data, a generate-content `thoughtSignature`) only verifies
  * at the target that made it, so the gateway hands it to clients wrapped in a token that also names
- * that target: `gwr1.` + base64url of `{o: origin, s: signature, r: redacted data, c: tool call id}`.
+ * that target: `gwr1.` + base64url of `{o: origin, s: signature, r: redacted data, c: tool call id}`,
+ * the origin being a digest of the target ({@link getSignatureOrigin}: clients never see vendor names).
  * Clients send the token back unchanged (it sits in fields they echo: see the README's "Reasoning");
  * the decoders unwrap it, and {@link stripForeignReasoning} removes what the next target cannot verify.
  * A value without the prefix (an answer passed through untranslated) has no known origin: it is kept
  * only when the client's style is the target's own protocol.
  */
+import { createHash } from 'node:crypto';
 import type { CanonicalRequest, ContentPart } from './canonical.ts';
 
 const PREFIX = 'gwr1.';
@@ -45,12 +47,22 @@ export function readSignature(value: string): SignatureToken {
   if (typeof packed !== 'object' || packed === null) return {};
   const fields = packed as Record<string, unknown>;
   const read = (key: string): string | undefined => (typeof fields[key] === 'string' ? (fields[key] as string) : undefined);
-  return { origin: read('o'), signature: read('s'), redacted: read('r'), callId: read('c') };
+  const origin = read('o');
+  // Tokens made before origins were digests name the target as `<protocol>:<vendor>` (a digest has no `:`).
+  const digest = origin?.includes(':') ? digestOrigin(origin) : origin;
+  return { origin: digest, signature: read('s'), redacted: read('r'), callId: read('c') };
 }
 
-/** `<protocol>:<vendor name>`: the target a signature belongs to. */
+/**
+ * The target a signature belongs to, as tokens carry it: a digest of `<protocol>:<vendor name>` (16
+ * base64url characters of its SHA-256), so that tokens do not show clients the gateway's vendor names.
+ */
 export function getSignatureOrigin(protocol: string, vendor: string): string {
-  return `${protocol}:${vendor}`;
+  return digestOrigin(`${protocol}:${vendor}`);
+}
+
+function digestOrigin(target: string): string {
+  return createHash('sha256').update(target).digest('base64url').slice(0, 16);
 }
 
 /**

@@ -35,6 +35,29 @@ describe('who keeps Responses state, in gateway.yaml', () => {
     expect(problems.map(formatProblem).join('\n')).toContain(message);
   });
 
+  it.each([
+    ['a model id', 'a'],
+    ['{ model }', '{ model: a }'],
+  ])('follows targets and fallbacks that name another model (%s) to its vendor', async (_, ref) => {
+    const text = `vendors:
+  o: { protocol: openai, base_url: https://example.test/v1, auth: { bearer: env:O_KEY } }
+  g: { protocol: gemini, base_url: https://example.test/v1, auth: { bearer: env:G_KEY } }
+models:
+  a: { vendor: g }
+  b: { vendor: o }
+  m: { targets: [${ref}], responses: { state: vendor } }
+  f: { vendor: o, fallback: [${ref}], responses: { state: vendor } }
+  fine: { targets: [b], responses: { state: vendor } }
+routes:
+  - { method: POST, path: /v1/responses, style: openai, op: responses, model: body.model }
+`;
+    const { problems } = await compileConfigText(text, 'gateway.yaml');
+    expect(problems.map((problem) => problem.message)).toEqual([
+      'models.m.responses.state: vendor "g" speaks gemini, which keeps no Responses state: only the gateway can',
+      'models.f.responses.state: vendor "g" speaks gemini, which keeps no Responses state: only the gateway can',
+    ]);
+  });
+
   it('refuses state on a key (who keeps state is a matter of the vendor)', async () => {
     const text = `${config('')}keys:\n  - { name: k, key: env:K, models: ["*"], responses: { state: gateway } }\n`;
     const { problems } = await compileConfigText(text, 'gateway.yaml');

@@ -1,10 +1,15 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import OpenAI from 'openai';
+import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAlone } from '../helpers/run-alone.ts';
 import { CONSOLE_ENV, startConsoleCli, writeConsoleConfig, type ConsoleCli } from '../helpers/start-console-cli.ts';
 import type { WrittenConfig } from '../helpers/write-gateway-config.ts';
 
-/** With `--workers 2` the primary serves the console: the workers' rows reach its tail, its overrides reach the workers. */
+/**
+ * With `--workers 2` the primary serves the console: the workers' rows reach its tail, its overrides reach
+ * the workers, and its Models and Keys pages follow a reload of the --config file.
+ */
 runAlone();
 
 let config: WrittenConfig;
@@ -43,7 +48,7 @@ describe('the console of a --workers primary', { timeout: 60_000 }, () => {
     expect(rows).toHaveLength(4);
     expect(rows.every((row) => row.pid !== primaryPid && row.model === 'gpt-4o-mini' && row.status === 200)).toBe(true);
     const overview = await (await admin('/admin/overview')).json();
-    expect(overview.total.requests).toBeGreaterThanOrEqual(4);
+    expect(overview.total.summary.requests).toBeGreaterThanOrEqual(4);
   });
 
   it('disables a key on every worker, and enables it again', async () => {
@@ -54,5 +59,21 @@ describe('the console of a --workers primary', { timeout: 60_000 }, () => {
     await expect.poll(async () => (await Promise.all([1, 2, 3, 4].map(chatStatus))).every((status) => status === 200), { timeout: 5000 }).toBe(true);
     const listed = (await (await admin('/admin/keys')).json()).keys.find((key: any) => key.name === 'team');
     expect(listed).toMatchObject({ disabled: false, usage: { requestsLastMinute: expect.any(Number) } });
+  });
+
+  it('lists the models and keys of the reloaded --config file, not the ones it started with', async () => {
+    const raw = parse(await readFile(config.file, 'utf8'));
+    raw.models['added-by-reload'] = { vendor: 'openai', upstream: 'gpt-4o-mini' };
+    raw.keys.push({ name: 'added-key', sha256: 'c'.repeat(64), models: ['added-by-reload'] });
+    await writeFile(config.file, stringify(raw));
+    expect((await admin('/admin/reload', {})).status).toBe(200);
+    const models = (await (await admin('/admin/models')).json()).models.map((model: any) => model.id);
+    expect(models).toContain('added-by-reload');
+    const keys = (await (await admin('/admin/keys')).json()).keys;
+    expect(keys.find((key: any) => key.name === 'added-key')).toMatchObject({ models: ['added-by-reload'] });
+    expect(JSON.stringify(keys)).not.toContain('c'.repeat(64));
+    // The workers serve it too.
+    const client = new OpenAI({ apiKey: CONSOLE_ENV.TEAM_KEY, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    expect((await client.chat.completions.create({ model: 'added-by-reload', messages: [{ role: 'user', content: 'hi' }] })).choices.length).toBe(1);
   });
 });

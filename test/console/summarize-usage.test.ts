@@ -11,7 +11,7 @@ const row = (minutesAgo: number, extra: Partial<UsageRow> = {}): UsageRow => ({
 });
 
 describe('summarizeUsage', () => {
-  it('gives the last hour per style and per model, percentiles, error rate, spend and requests per minute', () => {
+  it('gives the last hour per style and per model, percentiles, error rate, spend and each group minute by minute', () => {
     const rows = [
       row(90), // older than an hour: left out
       row(30, { durationMs: 100, costUsd: 0.5 }),
@@ -19,14 +19,15 @@ describe('summarizeUsage', () => {
       row(0.2, { durationMs: 200, costUsd: 0.25 }),
     ];
     const summary = summarizeUsage(rows, NOW);
-    expect(summary.total).toMatchObject({ requests: 3, p50LatencyMs: 200, p95LatencyMs: 300, p50TtftMs: 50, spendUsd: 0.75, tokensPerMinute: 1.5 });
-    expect(summary.total.errorRate).toBeCloseTo(1 / 3);
-    expect(summary.total.requestsPerSecond).toBeCloseTo(2 / 60);
+    expect(summary.total.summary).toMatchObject({ requests: 3, p50LatencyMs: 200, p95LatencyMs: 300, p50TtftMs: 50, spendUsd: 0.75, tokensPerMinute: 1.5 });
+    expect(summary.total.summary.errorRate).toBeCloseTo(1 / 3);
+    expect(summary.total.summary.requestsPerSecond).toBeCloseTo(2 / 60);
     expect(Object.keys(summary.byStyle)).toEqual(['anthropic', 'openai']);
-    expect(summary.byModel.n).toMatchObject({ requests: 1, errorRate: 1 });
-    expect(summary.perMinute).toHaveLength(60);
-    expect(summary.perMinute[59]).toBe(2);
-    expect(summary.perMinute[29]).toBe(1);
+    expect(summary.byModel.n.summary).toMatchObject({ requests: 1, errorRate: 1 });
+    const perMinute = summary.total.series.requestsPerSecond.map((perSecond) => Math.round(perSecond * 60));
+    expect(perMinute).toHaveLength(60);
+    expect(perMinute[59]).toBe(2);
+    expect(perMinute[29]).toBe(1);
   });
 });
 

@@ -83,13 +83,27 @@ describe('a response kept by an OpenAI-protocol vendor is served from that vendo
     expect(gw.sims.openai.received.map((r) => decodeURIComponent(r.url))).toEqual([`/v1/responses/${created.id}/input_items?limit=0&include[]=message.input_image.image_url`]);
   });
 
-  test("the vendor's own 404 (it no longer keeps the response) reaches the client as a 404", async () => {
+  const lookups = {
+    retrieve: (id: string) => openai().responses.retrieve(id),
+    'input items': (id: string) => openai().responses.inputItems.list(id),
+    delete: (id: string) => openai().responses.delete(id),
+  };
+
+  test.each(Object.keys(lookups) as (keyof typeof lookups)[])("the vendor's own 404 to %s reaches the client and forgets the note: later lookups are 404 without a vendor call", async (first) => {
     const created = await openai().responses.create({ model: MODEL, input: 'short-lived' });
     const vendor = new OpenAI({ baseURL: gw.sims.openai.url, apiKey: SIMULATOR_KEYS.openai, maxRetries: 0 });
     await vendor.responses.delete(created.id);
-    const error: any = await openai().responses.retrieve(created.id).catch((e) => e);
+    gw.sims.openai.reset();
+    const error: any = await lookups[first](created.id).catch((e) => e);
     expect(error.status).toBe(404);
     expect(error.error.message).toContain(created.id);
+    expect(readReceived()).toHaveLength(1);
+    gw.sims.openai.reset();
+    for (const lookup of Object.values(lookups)) {
+      const again: any = await lookup(created.id).catch((e) => e);
+      expect([again.status, again.error?.code]).toEqual([404, 'response_not_found']);
+    }
+    expect(gw.sims.openai.received).toEqual([]);
   });
 
   test('a vendor stream cut midway still ends with the error event, and one cut before any byte is a 502', async () => {

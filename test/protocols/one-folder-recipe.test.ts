@@ -29,9 +29,10 @@ function findMentions(name: string, files: readonly string[]): string[] {
 /**
  * Mentions that are not the protocol: `images.shape: openai` names a request-body shape of gateway.yaml
  * (its vocabulary, kept for existing configs), and the Bedrock simulator still borrows the simulated
- * Claude's reply planner (to move into the shared simulator plumbing).
+ * Claude's reply planner and thinking checks (to move into the shared simulator plumbing); Bedrock
+ * model ids name their maker (`anthropic.claude-...`).
  */
-const KNOWN = [/^src\/config\/(compile|types)\.ts:\d+: .*shape.*'openai'/, /^src\/protocols\/bedrock\/simulator\/plan-reply\.ts:\d+: import .*'\.\.\/\.\.\/anthropic\/simulator\/messages\.ts'/];
+const KNOWN = [/^src\/config\/(compile|types)\.ts:\d+: .*shape.*'openai'/, /^src\/protocols\/bedrock\/simulator\/plan-reply\.ts:\d+: import .*'\.\.\/\.\.\/anthropic\/simulator\/(messages|thinking)\.ts'/, /^src\/protocols\/bedrock\/write-thinking\.ts:\d+: .*anthropic\\.claude/];
 
 describe('a protocol is one folder plus one registry entry', () => {
   const files = listSources('src');

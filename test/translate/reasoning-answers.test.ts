@@ -10,7 +10,7 @@ import { anthropicChat } from '../../src/protocols/anthropic/translate/index.ts'
 import { geminiChat } from '../../src/protocols/gemini/translate/index.ts';
 import { openAIChatAdapter } from '../../src/protocols/openai/chat/index.ts';
 import { responsesAdapter } from '../../src/protocols/openai/responses/index.ts';
-import { stripForeignReasoning } from '../../src/translate/reasoning-signature.ts';
+import { getSignatureOrigin, stripForeignReasoning } from '../../src/translate/reasoning-signature.ts';
 import { createLenientPolicy, createRequest, decodeStream, META } from './fixtures.ts';
 import { readBackTurn } from './reasoning-turns.ts';
 
@@ -41,8 +41,8 @@ const VENDORS: Array<{ protocol: string; vendor: VendorAdapter; body: unknown; s
       ['message_stop', { type: 'message_stop' }],
     ]),
     parts: [
-      { type: 'reasoning', text: 'Weather needs a tool.', signature: 'SIG_A', origin: 'anthropic:claude-vendor' },
-      { type: 'reasoning', text: '', redacted: 'ENC_A', origin: 'anthropic:claude-vendor' },
+      { type: 'reasoning', text: 'Weather needs a tool.', signature: 'SIG_A', origin: getSignatureOrigin('anthropic', 'claude-vendor') },
+      { type: 'reasoning', text: '', redacted: 'ENC_A', origin: getSignatureOrigin('anthropic', 'claude-vendor') },
       { type: 'tool_call', id: 'toolu_1', name: 'get_weather', arguments: ARGS },
     ],
   },
@@ -58,7 +58,7 @@ const VENDORS: Array<{ protocol: string; vendor: VendorAdapter; body: unknown; s
     ],
     parts: [
       { type: 'reasoning', text: 'Weather needs a tool.' },
-      { type: 'tool_call', id: expect.any(String), name: 'get_weather', arguments: ARGS, signature: 'SIG_G', origin: 'gemini:gemini-vendor' },
+      { type: 'tool_call', id: expect.any(String), name: 'get_weather', arguments: ARGS, signature: 'SIG_G', origin: getSignatureOrigin('gemini', 'gemini-vendor') },
     ],
   },
   {
@@ -85,7 +85,7 @@ const CLIENTS: Array<{ style: string; client: ClientAdapter; reasoningText: (ans
   { style: 'responses', client: responsesAdapter, reasoningText: (a) => a.output.filter((i: any) => i.type === 'reasoning').flatMap((i: any) => i.summary.map((s: any) => s.text)).join('') },
 ];
 
-const origin = (protocol: string) => `${protocol}:${protocol === 'anthropic' ? 'claude' : protocol}-vendor`;
+const origin = (protocol: string) => getSignatureOrigin(protocol, `${protocol === 'anthropic' ? 'claude' : protocol}-vendor`);
 
 describe.each(VENDORS)('reasoning from a $protocol vendor', ({ protocol, vendor, body, stream, parts }) => {
   describe.each(CLIENTS)('to a $style client', ({ style, client, reasoningText }) => {
@@ -106,7 +106,7 @@ describe.each(VENDORS)('reasoning from a $protocol vendor', ({ protocol, vendor,
       expect(turn.role).toBe('assistant');
       expect(turn.content).toEqual(parts.map((p) => (p.type === 'tool_call' ? { ...p, id: expect.any(String) } : p)));
       const back = { ...createRequest(), messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] }, turn] };
-      const foreign = stripForeignReasoning(back, 'other:vendor', false).messages[1].content;
+      const foreign = stripForeignReasoning(back, getSignatureOrigin('other', 'vendor'), false).messages[1].content;
       expect(JSON.stringify(foreign)).not.toMatch(/SIG_|ENC_/);
       expect(stripForeignReasoning(back, origin(protocol), false).messages[1].content).toEqual(turn.content);
     });

@@ -2,16 +2,30 @@
 import { describe, expect, test } from 'vitest';
 import { anthropicChat } from '../../src/protocols/anthropic/translate/index.ts';
 import { openAIChatAdapter } from '../../src/protocols/openai/chat/index.ts';
-import { readSignature, stripForeignReasoning, wrapSignature } from '../../src/translate/reasoning-signature.ts';
+import { getSignatureOrigin, readSignature, stripForeignReasoning, wrapSignature } from '../../src/translate/reasoning-signature.ts';
 import { createLenientPolicy, createRequest } from './fixtures.ts';
 
 describe('reasoning signature tokens', () => {
   test('a token carries the signature, redacted data, call id and origin; wrapping a token again keeps it', () => {
-    const token = wrapSignature({ origin: 'gemini:g', signature: 'SIG', callId: 'call_1' });
+    const origin = getSignatureOrigin('gemini', 'g');
+    const token = wrapSignature({ origin, signature: 'SIG', callId: 'call_1' });
     expect(token).toMatch(/^gwr1\.[A-Za-z0-9_-]+$/);
-    expect(readSignature(token)).toEqual({ origin: 'gemini:g', signature: 'SIG', redacted: undefined, callId: 'call_1' });
+    expect(readSignature(token)).toEqual({ origin, signature: 'SIG', redacted: undefined, callId: 'call_1' });
     expect(wrapSignature({ origin: 'other:o', signature: token })).toBe(token);
     expect(readSignature('bare-vendor-signature')).toEqual({ signature: 'bare-vendor-signature' });
+  });
+
+  test('the origin in a token is a digest of the target: no vendor name shows, each target has its own', () => {
+    const origin = getSignatureOrigin('bedrock', 'my-private-bedrock');
+    expect(origin).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    expect(Buffer.from(wrapSignature({ origin, signature: 'SIG' }).slice(5), 'base64url').toString()).not.toContain('my-private');
+    expect(getSignatureOrigin('bedrock', 'my-private-bedrock')).toBe(origin);
+    expect(new Set([origin, getSignatureOrigin('anthropic', 'my-private-bedrock'), getSignatureOrigin('bedrock', 'other')]).size).toBe(3);
+  });
+
+  test('a token made before origins were digests (`<protocol>:<vendor>` in it) still reads as its target', () => {
+    const old = `gwr1.${Buffer.from(JSON.stringify({ o: 'anthropic:claude', s: 'SIG' })).toString('base64url')}`;
+    expect(readSignature(old)).toMatchObject({ origin: getSignatureOrigin('anthropic', 'claude'), signature: 'SIG' });
   });
 
   test.each(['gwr1.', 'gwr1.!!!', `gwr1.${Buffer.from('[1,2]').toString('base64url')}`, `gwr1.${Buffer.from('{"s":5}').toString('base64url')}`])('a damaged token %s reads as no signature', (value) => {

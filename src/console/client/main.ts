@@ -36,7 +36,10 @@ async function show(): Promise<void> {
   app.replaceChildren(nav, main);
   void callAdmin('/admin/console/session').then((answer) => (who.textContent = answer.status === 200 ? `Signed in as ${answer.json.name}` : ''));
   const draw = async () => {
+    // A live refresh keeps the keyboard focus where it was (on the element of the same id).
+    const focused = main.contains(document.activeElement) ? document.activeElement?.id : undefined;
     if (page === 'overview') main.replaceChildren(await renderOverview());
+    if (focused) document.getElementById(focused)?.focus();
     if (page === 'models') main.replaceChildren(await renderModels());
     if (page === 'keys') main.replaceChildren(await renderKeys());
     if (page === 'requests') main.replaceChildren(renderRequests(leave.signal));

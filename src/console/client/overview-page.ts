@@ -1,40 +1,79 @@
 import { callAdmin, readError } from './api.ts';
 import { el, table } from './dom.ts';
+import { renderLineChart } from './line-chart.ts';
 
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 
 function rowOf(name: string, s: any): (string | number)[] {
-  return [name, s.requests, round(s.requestsPerSecond, 2), `${round(s.errorRate * 100)} %`, s.p50LatencyMs, s.p95LatencyMs, s.p50TtftMs, round(s.tokensPerMinute), round(s.spendUsd, 6)];
+  return [name, s.requests, round(s.requestsPerSecond, 2), `${round(s.errorRate * 100)} %`, round(s.p50LatencyMs), round(s.p95LatencyMs), round(s.p50TtftMs), round(s.tokensPerMinute), round(s.spendUsd, 6)];
 }
 
 const HEADERS = ['', 'Requests (1 h)', 'Requests/s (1 min)', 'Errors', 'p50 ms', 'p95 ms', 'TTFT p50 ms', 'Tokens/min', 'Spend USD'];
 
-/** A bar per minute of the last hour (CSS heights, no script in the markup). */
-function renderBars(perMinute: number[]): HTMLElement {
-  const top = Math.max(1, ...perMinute);
-  const bars = el('div', { class: 'bars', role: 'img', 'aria-label': 'Requests per minute, last hour' });
-  for (const count of perMinute) {
-    const bar = el('span', { title: `${count} requests` });
-    bar.style.height = `${(count / top) * 100}%`;
-    bars.append(bar);
-  }
-  return bars;
+/** The group the charts show (kept across the live refreshes): `total`, `style:NAME`, `model:NAME` or `instance:ID`. */
+let scope = 'total';
+
+/** The overview's charts of one group's per-minute series. */
+function renderCharts(series: any): HTMLElement {
+  const text = (digits: number) => (value: number) => String(round(value, digits));
+  return el(
+    'div',
+    { class: 'charts', id: 'overview-charts' },
+    renderLineChart('chart-requests', 'Requests/s', [{ label: 'requests/s', values: series.requestsPerSecond }], text(3)),
+    renderLineChart('chart-errors', 'Error rate %', [{ label: 'errors %', values: series.errorRate.map((rate: number) => rate * 100) }], text(1)),
+    renderLineChart('chart-latency', 'Latency ms', [{ label: 'p50', values: series.p50LatencyMs }, { label: 'p95', values: series.p95LatencyMs }], text(0)),
+    renderLineChart('chart-ttft', 'Time to first token p50 ms', [{ label: 'TTFT p50', values: series.p50TtftMs }], text(0)),
+    renderLineChart('chart-tokens', 'Tokens/min', [{ label: 'tokens', values: series.tokensPerMinute }], text(0)),
+    renderLineChart('chart-spend', 'Spend USD/min', [{ label: 'USD', values: series.spendUsd }], text(6)),
+  );
 }
 
-/** The overview: the last hour's numbers of the gateway process serving the console, in total, per style and per model. */
+/** The groups the charts can show: all requests of this instance, each style, each model, each instance sharing Redis. */
+function listScopes(overview: any): [string, string, any][] {
+  return [
+    ['total', 'All requests', overview.total.series],
+    ...Object.entries<any>(overview.byStyle).map(([name, group]): [string, string, any] => [`style:${name}`, `Style ${name}`, group.series]),
+    ...Object.entries<any>(overview.byModel).map(([name, group]): [string, string, any] => [`model:${name}`, `Model ${name}`, group.series]),
+    ...overview.instances.map((instance: any): [string, string, any] => [`instance:${instance.id}`, `Instance ${instance.id}`, instance.series]),
+  ];
+}
+
+/** The instances sharing Redis, each labelled with its id and its own last hour (none with the memory store). */
+function renderInstances(instances: any[]): HTMLElement[] {
+  if (instances.length === 0) return [];
+  const rows = instances.map((instance) => rowOf(instance.self ? `${instance.id} (this one)` : instance.id, instance.summary));
+  return [el('h2', {}, 'Instances sharing the store'), table(['Instance', ...HEADERS.slice(1)], rows, { id: 'overview-instances' })];
+}
+
+/**
+ * The overview: the last hour as charts minute by minute (all requests, a style, a model or an instance,
+ * chosen in a selector), then the numbers in total, per style, per model and per instance sharing Redis.
+ */
 export async function renderOverview(): Promise<HTMLElement> {
   const answer = await callAdmin('/admin/overview');
   if (answer.status !== 200) return el('p', { class: 'error' }, readError(answer));
-  const { total, byStyle, byModel, perMinute } = answer.json;
+  const { total, byStyle, byModel, instances } = answer.json;
+  const scopes = listScopes(answer.json);
+  if (!scopes.some(([id]) => id === scope)) scope = 'total';
+  const charts = el('div', {}, renderCharts(scopes.find(([id]) => id === scope)![2]));
+  const select = el('select', {
+    id: 'overview-scope',
+    onchange: (event) => {
+      scope = (event.target as HTMLSelectElement).value;
+      charts.replaceChildren(renderCharts(scopes.find(([id]) => id === scope)![2]));
+    },
+  }, ...scopes.map(([id, label]) => el('option', { value: id, ...(id === scope ? { selected: true } : {}) }, label)));
   return el(
     'section',
     {},
     el('h1', {}, 'Overview (last hour)'),
-    renderBars(perMinute),
-    table(HEADERS, [rowOf('All', total)], { id: 'overview-total' }),
+    el('label', {}, 'Charts of ', select),
+    charts,
+    table(HEADERS, [rowOf('All', total.summary)], { id: 'overview-total' }),
     el('h2', {}, 'Per style'),
-    table(HEADERS, Object.entries(byStyle).map(([name, s]) => rowOf(name, s))),
+    table(HEADERS, Object.entries<any>(byStyle).map(([name, group]) => rowOf(name, group.summary))),
     el('h2', {}, 'Per model'),
-    table(HEADERS, Object.entries(byModel).map(([name, s]) => rowOf(name, s))),
+    table(HEADERS, Object.entries<any>(byModel).map(([name, group]) => rowOf(name, group.summary))),
+    ...renderInstances(instances),
   );
 }

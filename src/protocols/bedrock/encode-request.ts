@@ -2,8 +2,9 @@
 import { GatewayError } from '../../errors.ts';
 import type { EncodeOptions, VendorCall } from '../../translate/adapter.ts';
 import { placeCacheBreakpoints } from '../../translate/cache-control.ts';
-import type { CanonicalRequest, ContentPart, ImagePart, TextPart } from '../../translate/canonical.ts';
+import type { CanonicalRequest, ContentPart, ImagePart, ReasoningPart, TextPart } from '../../translate/canonical.ts';
 import { joinTurns, parseToolArguments } from '../../translate/helpers.ts';
+import { writeConverseThinking } from './write-thinking.ts';
 
 type Block = Record<string, unknown>;
 
@@ -13,7 +14,8 @@ const CACHE_POINT: Block = { cachePoint: { type: 'default' } };
  * Builds the Converse call. The model id is URL-encoded into the path (ids hold `:` and inference-profile
  * ARNs hold `/`); streaming is the `converse-stream` path. Consecutive turns of one role are merged, empty
  * text and empty turns are left out, and tool results lead their user turn (the API rejects the rest).
- * Prompt-cache breakpoints become `cachePoint` blocks after the marked block; fields Converse has no
+ * Prompt-cache breakpoints become `cachePoint` blocks after the marked block; reasoning is asked for in
+ * `additionalModelRequestFields` (write-thinking.ts) and sent back as `reasoningContent`; fields Converse has no
  * common place for (top-k, penalties, seed, response format, end user) are dropped by the field policy.
  */
 export function encodeConverseRequest(client: CanonicalRequest, options: EncodeOptions): VendorCall {
@@ -27,6 +29,7 @@ export function encodeConverseRequest(client: CanonicalRequest, options: EncodeO
   if (request.topP !== undefined) inference.topP = request.topP;
   if (request.stopSequences) inference.stopSequences = request.stopSequences;
   if (Object.keys(inference).length > 0) body.inferenceConfig = inference;
+  writeConverseThinking(body, request, options);
   for (const field of ['topK', 'presencePenalty', 'frequencyPenalty', 'seed', 'user'] as const) {
     if (request[field] !== undefined) policy.drop(field);
   }
@@ -92,6 +95,8 @@ function writeBlock(part: ContentPart): Block | undefined {
       return writeImage(part);
     case 'tool_call':
       return { toolUse: { toolUseId: part.id, name: part.name, input: parseToolArguments(part.arguments, 'messages') } };
+    case 'reasoning':
+      return writeReasoning(part);
     case 'tool_result': {
       const content = part.content.filter((item) => item.type === 'image' || item.text).map((item) => (item.type === 'text' ? writeText(item) : writeImage(item)));
       const result: Block = { toolUseId: part.toolCallId, content: content.length > 0 ? content : [{ text: '' }] };
@@ -99,6 +104,16 @@ function writeBlock(part: ContentPart): Block | undefined {
       return { toolResult: result };
     }
   }
+}
+
+/**
+ * An assistant turn's reasoning as a `reasoningContent` block: signed text (`reasoningText`) or redacted
+ * bytes (`redactedContent`, base64 as on the wire). Unsigned reasoning has nothing the vendor can verify
+ * and is left out (a foreign signature was stripped before).
+ */
+function writeReasoning(part: ReasoningPart): Block | undefined {
+  if (part.redacted !== undefined) return { reasoningContent: { redactedContent: part.redacted } };
+  return part.signature ? { reasoningContent: { reasoningText: { text: part.text, signature: part.signature } } } : undefined;
 }
 
 function writeText(part: TextPart): Block {

@@ -7,9 +7,10 @@ import { decodeConverseError } from './decode-error.ts';
 import { readConverseStop, readConverseUsage } from './read-converse.ts';
 
 /**
- * Decodes `messageStart`, `contentBlockStart` (tool use), `contentBlockDelta` (text or tool input JSON),
+ * Decodes `messageStart`, `contentBlockStart` (tool use), `contentBlockDelta` (text, tool input JSON, or
+ * `reasoningContent`: thinking text, the signature that closes it, redacted bytes as base64),
  * `contentBlockStop`, `messageStop` (stop reason: the answer is complete), `metadata` (usage) and
- * exceptions (the in-stream error). Reasoning deltas and unknown events produce nothing.
+ * exceptions (the in-stream error). Unknown events produce nothing.
  */
 export function createConverseStreamDecoder(): StreamDecoder {
   const toolIndexes = new Map<number, number>();
@@ -53,7 +54,15 @@ function readBlockStart(data: Record<string, any>, toolIndexes: Map<number, numb
 function readBlockDelta(data: Record<string, any>, toolIndexes: Map<number, number>): StreamEvent[] {
   const delta = isRecord(data.delta) ? data.delta : {};
   if (typeof delta.text === 'string') return delta.text ? [{ type: 'text', text: delta.text }] : [];
+  if (isRecord(delta.reasoningContent)) return readReasoningDelta(delta.reasoningContent);
   const input = isRecord(delta.toolUse) ? delta.toolUse.input : undefined;
   const index = toolIndexes.get(Number(data.contentBlockIndex));
   return typeof input === 'string' && input && index !== undefined ? [{ type: 'tool_call_delta', index, arguments: input }] : [];
+}
+
+function readReasoningDelta(delta: Record<string, unknown>): StreamEvent[] {
+  if (typeof delta.text === 'string') return delta.text ? [{ type: 'reasoning', text: delta.text }] : [];
+  if (typeof delta.signature === 'string') return delta.signature ? [{ type: 'reasoning_signature', signature: delta.signature }] : [];
+  if (typeof delta.redactedContent === 'string') return [{ type: 'reasoning_redacted', data: delta.redactedContent }];
+  return [];
 }

@@ -20,8 +20,11 @@ export function signClaudeThinking(text: string): string {
   return createHash('sha256').update(`sim-claude-thinking:${text}`).digest('base64');
 }
 
-/** Why a messages body with thinking would be refused (budget, or the tool-use turn's thinking), else undefined. */
-export function findThinkingProblem(body: Record<string, any>): string | undefined {
+/**
+ * Why a messages body with thinking would be refused (budget, or the tool-use turn's thinking), else
+ * undefined. `sign`: the signatures this vendor accepts (another simulator serving Claude signs its own).
+ */
+export function findThinkingProblem(body: Record<string, any>, sign: (text: string) => string = signClaudeThinking): string | undefined {
   const thinking = body.thinking;
   if (!isObject(thinking) || thinking.type !== 'enabled') return undefined;
   const budget = thinking.budget_tokens;
@@ -36,7 +39,7 @@ export function findThinkingProblem(body: Record<string, any>): string | undefin
   if (first?.type !== 'thinking') {
     return `messages.${index}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${first?.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks).`;
   }
-  if (first.signature !== signClaudeThinking(String(first.thinking ?? ''))) return `messages.${index}.content.0: Invalid \`signature\` in \`thinking\` block`;
+  if (first.signature !== sign(String(first.thinking ?? ''))) return `messages.${index}.content.0: Invalid \`signature\` in \`thinking\` block`;
   return undefined;
 }
 

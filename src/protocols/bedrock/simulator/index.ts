@@ -7,7 +7,7 @@ import { sendJson, readJson, startSimServer, type SimRequest } from '../../../si
 import { createIdMaker, isObject } from '../../../simulators/text.ts';
 import type { Simulator, SimulatorOptions } from '../../../simulators/types.ts';
 import { SIMULATOR_KEY_ID } from '../../../simulators/keys.ts';
-import { planConverseReply } from './plan-reply.ts';
+import { findConverseThinkingProblem, planConverseReply } from './plan-reply.ts';
 import { verifyBedrockAuth, type BedrockSimCredentials } from './verify-auth.ts';
 import { createConverseResponse, createConverseStream, encodeStreamMessage } from './write-converse.ts';
 
@@ -21,6 +21,8 @@ export const BEDROCK_SIM_ACCESS_KEY_ID = SIMULATOR_KEY_ID;
  */
 export interface BedrockSimulator extends Simulator {
   failStreamNext(exception: string, message: string, afterEvents?: number): void;
+  /** The next answer with thinking on returns it as `redactedContent` (flagged thinking, encrypted). */
+  redactNextThinking(): void;
 }
 
 const ERROR_TYPES: Record<number, string> = {
@@ -49,6 +51,7 @@ export async function startBedrockSimulator(options: SimulatorOptions & { creden
   const nextId = createIdMaker('sim');
   const cache = new Set<string>();
   const streamFaults: Array<{ exception: string; message: string; afterEvents: number }> = [];
+  let redactNext = false;
   const handle = async (req: SimRequest, res: ServerResponse): Promise<void> => {
     const fail = (type: string, status: number, message: string): void => sendJson(res, status, { message }, createBedrockErrorHeaders(type));
     const refusal = await verifyBedrockAuth(req, creds);
@@ -56,9 +59,10 @@ export async function startBedrockSimulator(options: SimulatorOptions & { creden
     const route = /^\/model\/([^/]+)\/(converse|converse-stream)$/.exec(req.path);
     if (req.method !== 'POST' || !route) return fail('UnknownOperationException', 404, 'Not Found');
     const body = readJson(req.body);
-    const problem = findProblem(body);
+    const problem = findProblem(body) ?? findConverseThinkingProblem(body);
     if (problem) return fail('ValidationException', 400, problem);
-    const reply = planConverseReply(body, nextId, cache);
+    const reply = planConverseReply(body, nextId, cache, redactNext);
+    if (reply.redacted !== undefined) redactNext = false;
     if (route[2] === 'converse') return sendJson(res, 200, createConverseResponse(reply), { 'x-amzn-requestid': nextId() });
     const messages = createConverseStream(reply, options.streamEvents);
     const fault = streamFaults.shift();
@@ -80,8 +84,12 @@ export async function startBedrockSimulator(options: SimulatorOptions & { creden
   return {
     ...sim,
     failStreamNext: (exception, message, afterEvents = 1) => void streamFaults.push({ exception, message, afterEvents }),
+    redactNextThinking: () => {
+      redactNext = true;
+    },
     reset: () => {
       streamFaults.length = 0;
+      redactNext = false;
       sim.reset();
     },
   };

@@ -11,9 +11,11 @@ function writeUsage(reply: ConverseReply): Record<string, number> {
   return { inputTokens: reply.inputTokens, outputTokens: reply.outputTokens, totalTokens: total, cacheReadInputTokens: reply.cacheRead, cacheWriteInputTokens: reply.cacheWrite };
 }
 
-/** The `Converse` answer (`output.message`, `stopReason`, `usage`, `metrics`). */
+/** The `Converse` answer (`output.message` with the reasoning block first, `stopReason`, `usage`, `metrics`). */
 export function createConverseResponse(reply: ConverseReply): unknown {
   const content: unknown[] = [];
+  if (reply.redacted !== undefined) content.push({ reasoningContent: { redactedContent: reply.redacted } });
+  else if (reply.thinking) content.push({ reasoningContent: { reasoningText: { text: reply.thinking.text, signature: reply.thinking.signature } } });
   if (reply.text !== undefined) content.push({ text: reply.text });
   for (const tool of reply.tools) content.push({ toolUse: { toolUseId: tool.id, name: tool.name, input: tool.input } });
   return { output: { message: { role: 'assistant', content } }, stopReason: reply.stopReason, usage: writeUsage(reply), metrics: { latencyMs: 42 } };
@@ -33,14 +35,25 @@ export function encodeStreamMessage(type: string, payload: unknown, exception = 
 }
 
 /**
- * The messages of a `ConverseStream` answer: `messageStart`, the text block's deltas (`pieces` of them
- * when given), per tool `contentBlockStart` with its `toolUse` then input JSON fragments, each block's
- * `contentBlockStop`, `messageStop` and `metadata` (usage and metrics). Payloads carry the `p` padding
- * field the service adds (readers must ignore it).
+ * The messages of a `ConverseStream` answer: `messageStart`, with thinking on the reasoning block's
+ * deltas (its words, then its signature; or one redacted-content delta), the text block's deltas
+ * (`pieces` of them when given), per tool `contentBlockStart` with its `toolUse` then input JSON
+ * fragments, each block's `contentBlockStop`, `messageStop` and `metadata` (usage and metrics).
+ * Payloads carry the `p` padding field the service adds (readers must ignore it).
  */
 export function createConverseStream(reply: ConverseReply, pieces?: number): Uint8Array[] {
   const out = [encodeStreamMessage('messageStart', { p: 'abcd', role: 'assistant' })];
   let index = 0;
+  if (reply.redacted !== undefined) {
+    out.push(encodeStreamMessage('contentBlockDelta', { contentBlockIndex: index, delta: { reasoningContent: { redactedContent: reply.redacted } }, p: 'abcd' }));
+    out.push(encodeStreamMessage('contentBlockStop', { contentBlockIndex: index, p: 'ab' }));
+    index++;
+  } else if (reply.thinking) {
+    for (const text of splitPieces(reply.thinking.text)) out.push(encodeStreamMessage('contentBlockDelta', { contentBlockIndex: index, delta: { reasoningContent: { text } }, p: 'abcd' }));
+    out.push(encodeStreamMessage('contentBlockDelta', { contentBlockIndex: index, delta: { reasoningContent: { signature: reply.thinking.signature } }, p: 'abcd' }));
+    out.push(encodeStreamMessage('contentBlockStop', { contentBlockIndex: index, p: 'ab' }));
+    index++;
+  }
   if (reply.text !== undefined) {
     for (const text of splitPieces(reply.text, pieces)) out.push(encodeStreamMessage('contentBlockDelta', { contentBlockIndex: index, delta: { text }, p: 'abcdefgh' }));
     out.push(encodeStreamMessage('contentBlockStop', { contentBlockIndex: index, p: 'ab' }));

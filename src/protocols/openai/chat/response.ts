@@ -108,10 +108,10 @@ export function encodeOpenAIChatResponse(response: CanonicalResponse, meta: Resp
   };
 }
 
-/** Reads a chat-completions error body (`{error: {message, type, code}}`). */
+/** Reads a chat-completions error body (`{error: {message, type, param, code}}`). */
 export function decodeOpenAIError(status: number, body: unknown): VendorError {
   const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
   const message = typeof error?.message === 'string' ? error.message : typeof body === 'string' && body ? body : `The vendor answered HTTP ${status}.`;
   const type = String(error?.code ?? error?.type ?? 'upstream_error');
-  return { status, type, message, authFailure: status === 401 || status === 403 };
+  return { status, type, message, authFailure: status === 401 || status === 403, ...(typeof error?.param === 'string' ? { param: error.param } : {}) };
 }

@@ -1,0 +1,18 @@
+import type { Logger } from 'pino';
+import type { CompiledConfig } from '../config/types.ts';
+import type { ValueStore } from '../limits/store.ts';
+
+/**
+ * The task secret kept in `server.store` (or beside the config), when the environment names none; undefined
+ * (the gateway derives one from its first keys) when it cannot be kept, with a warning saying what that costs.
+ */
+export async function readKeptTaskSecret(config: CompiledConfig, env: NodeJS.ProcessEnv, values: ValueStore | undefined, configDir: string, logger: Logger): Promise<string | undefined> {
+  if (env[config.server.taskSecret.env]) return undefined;
+  const { keepTaskSecret } = await import('../runtime/keep-task-secret.ts');
+  try {
+    return await keepTaskSecret(values, configDir);
+  } catch (error) {
+    logger.warn({ err: error }, `the task secret could not be kept (set ${config.server.taskSecret.env}): video task ids are signed with one derived from the client keys and stop resolving after a key change or restart with other keys`);
+    return undefined;
+  }
+}
