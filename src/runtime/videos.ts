@@ -5,6 +5,7 @@ import type { HandlerSet } from './dispatch-table.ts';
 import { sendJson } from './respond.ts';
 import { encodeTaskId } from './task-id.ts';
 import { readErrorBody, toVendorError } from './vendor-error.ts';
+import type { RequestBody } from './request-body.ts';
 import type { OpCall } from './types.ts';
 
 function getEndpoint(call: OpCall, op: 'videos-create' | 'videos-get' | 'videos-content') {
@@ -15,11 +16,14 @@ function getEndpoint(call: OpCall, op: 'videos-create' | 'videos-get' | 'videos-
   return endpoint;
 }
 
-/** Calls the vendor's video endpoint and answers its JSON with the task id replaced by a signed gateway id. */
-async function forwardTask(call: OpCall, op: 'videos-create' | 'videos-get'): Promise<void> {
+/**
+ * Calls the vendor's video endpoint and answers its JSON with the task id replaced by a signed gateway id
+ * (a creation's body names the model, `model-body`; a lookup has none).
+ */
+async function forwardTask(call: OpCall<RequestBody<'ModelBody'> | undefined>, op: 'videos-create' | 'videos-get'): Promise<void> {
   const endpoint = getEndpoint(call, op);
   const path = endpoint.path.replace('{task_id}', encodeURIComponent(call.ctx.params.task_id ?? ''));
-  const body = call.raw && call.body.model !== call.target.upstream ? JSON.stringify({ ...call.body, model: call.target.upstream }) : call.raw;
+  const body = call.raw && call.body?.model !== call.target.upstream ? JSON.stringify({ ...call.body, model: call.target.upstream }) : call.raw;
   const response = await call.callVendor({
     method: endpoint.method,
     path,

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { estimateTokens } from '../../src/runtime/estimate-usage.ts';
+import { estimateTokens } from '../../src/spend/estimate-tokens.ts';
 import { SIMULATOR_KEYS, type Simulator } from '../../src/protocols/simulators.ts';
 import { startOpenAISimulator } from '../../src/protocols/openai/simulator/index.ts';
 import { startTestRedis, type TestRedis } from '../limits/redis-server.ts';

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { compileConfigFile } from '../../src/config/index.ts';
 import type { CompiledConfig, ModelEntry, Protocol, VendorEntry } from '../../src/config/types.ts';
-import { createGateway, type Gateway, type GatewayOptions } from '../../src/runtime/create-gateway.ts';
+import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/create-gateway.ts';
 import { createServices } from '../../src/runtime/services.ts';
 import type { UsageEvent } from '../../src/runtime/types.ts';
 import { SIMULATOR_CLIENT_KEY, simulateVendors } from '../../src/simulate.ts';

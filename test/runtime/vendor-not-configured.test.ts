@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileConfigFile } from '../../src/config/index.ts';
-import { createGateway, type Gateway } from '../../src/runtime/create-gateway.ts';
+import { createGateway, type Gateway } from '../../src/gateway/create-gateway.ts';
 import { SIMULATOR_KEYS, type Simulator } from '../../src/protocols/simulators.ts';
 import { startAnthropicSimulator } from '../../src/protocols/anthropic/simulator/index.ts';
 import { startOpenAISimulator } from '../../src/protocols/openai/simulator/index.ts';

@@ -1,4 +1,4 @@
-import { estimateTextTokens, estimateTokens } from '../estimate-usage.ts';
+import { estimateTextTokens, estimateTokens } from '../../spend/estimate-tokens.ts';
 import type { CanonicalRequest, ContentPart } from '../../translate/canonical.ts';
 
 /**

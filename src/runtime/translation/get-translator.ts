@@ -7,10 +7,10 @@ import type { Operation, Protocol, Style } from '../../config/types.ts';
 import { GatewayError } from '../../errors.ts';
 import { PROTOCOLS } from '../../protocols/index.ts';
 import type { ProtocolAdapter, RefusedOperation } from '../../protocols/types.ts';
-import { responsesState } from '../../responses-state/responses-state.ts';
+import type { TranslatorLookup } from '../dispatch-table.ts';
 import type { OpHandler } from '../types.ts';
 import { createCountTokensHandler } from './count-tokens.ts';
-import { createTranslationHandler } from './handler.ts';
+import { createTranslationHandler, type TranslationState } from './handler.ts';
 
 const ADAPTERS: readonly ProtocolAdapter[] = Object.values(PROTOCOLS);
 
@@ -21,13 +21,13 @@ function createRefusal(refusal: RefusedOperation): OpHandler {
 }
 
 /** The translators of one client style onto every other protocol, keyed `style op protocol`. */
-function addStyleHandlers(handlers: Map<string, OpHandler>, client: ProtocolAdapter, style: Style): void {
+function addStyleHandlers(handlers: Map<string, OpHandler>, client: ProtocolAdapter, style: Style, state: TranslationState): void {
   for (const vendor of ADAPTERS) {
     if (vendor.protocol === style) continue;
     const key = (op: string) => `${style} ${op} ${vendor.protocol}`;
     if (vendor.chat) {
       for (const [op, entry] of Object.entries(client.clients ?? {})) {
-        if (entry) handlers.set(key(op), createTranslationHandler(style, entry.adapter, vendor.chat, entry.stream, entry.gatewayState ? responsesState : undefined));
+        if (entry) handlers.set(key(op), createTranslationHandler(style, entry.adapter, vendor.chat, entry.stream, entry.gatewayState ? state : undefined));
       }
       for (const [op, refusal] of Object.entries(client.refusedWhenTranslated ?? {})) {
         if (refusal) handlers.set(key(op), createRefusal(refusal));
@@ -37,13 +37,13 @@ function addStyleHandlers(handlers: Map<string, OpHandler>, client: ProtocolAdap
   }
 }
 
-const HANDLERS = new Map<string, OpHandler>();
-for (const client of ADAPTERS) if (client.style) addStyleHandlers(HANDLERS, client, client.style);
-
 /**
- * The handler serving `op` of a `style` client on a vendor speaking `protocol` through translation;
- * undefined when the style is the protocol's own (passthrough) or the operation is not chat-like.
+ * The lookup of the handler serving `op` of a `style` client on a vendor speaking `protocol` through
+ * translation (undefined when the style is the protocol's own, or the operation is not chat-like), every
+ * pair built now; `state` keeps the state of operations marked `gatewayState` (given by the composition root).
  */
-export function getTranslator(op: Operation, style: Style, protocol: Protocol): OpHandler | undefined {
-  return HANDLERS.get(`${style} ${op} ${protocol}`);
+export function createTranslatorLookup(state: TranslationState): TranslatorLookup {
+  const handlers = new Map<string, OpHandler>();
+  for (const client of ADAPTERS) if (client.style) addStyleHandlers(handlers, client, client.style, state);
+  return (op: Operation, style: Style, protocol: Protocol) => handlers.get(`${style} ${op} ${protocol}`);
 }

@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import type { Operation, Protocol, Style } from '../../../src/config/types.ts';
-import { getTranslator } from '../../../src/runtime/translation/get-translator.ts';
+import { responsesState } from '../../../src/responses-state/responses-state.ts';
+import { createTranslatorLookup } from '../../../src/runtime/translation/get-translator.ts';
+
+const getTranslator = createTranslatorLookup(responsesState);
 
 const TRANSLATED: Array<[Operation, Style, Protocol]> = [
   ['chat', 'openai', 'anthropic'],
