@@ -47,7 +47,7 @@ describe('gateway start on the built tables', () => {
 
   it('loads no simulator when it serves real vendors (each protocol loads its simulator on demand)', async () => {
     const loaded = await listLoadedModules(LAUNCHERS.node, { OPENAI_API_KEY: 'sk-not-a-real-key-0000' });
-    expect(loaded.some((url) => url.endsWith('/src/runtime/create-gateway.ts'))).toBe(true);
+    expect(loaded.some((url) => url.endsWith('/src/gateway/create-gateway.ts'))).toBe(true);
     expect(loaded.filter((url) => SIMULATOR.test(url))).toEqual([]);
   }, 60_000);
 
