@@ -106,10 +106,11 @@ async function serve(ctx: GatewayContext, services: Services, dispatch: Dispatch
   const taking = admission.acquire();
   if (taking) await taking;
   // Keys without a token limit or budget reserve nothing: no estimate is made for them.
-  const reserving = admission.countsTokens && admission.reserve(estimateReservation(route.op, model, body, raw?.length ?? 0));
-  if (reserving) {
+  if (admission.countsTokens) {
+    // A store in this process reserves at once (no promise); its headers are the answer's either way.
     try {
-      await reserving;
+      const reserving = admission.reserve(estimateReservation(route.op, model, body, raw?.length ?? 0));
+      if (reserving) await reserving;
     } finally {
       Object.assign(ctx.headers, admission.headers);
     }
