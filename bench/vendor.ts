@@ -7,7 +7,9 @@
  * Prints one JSON line `{"url":"<the simulator's base URL>"}` once listening; stops on SIGTERM or SIGINT.
  */
 import { parseArgs } from 'node:util';
-import { startDashScopeSimulator, startOpenAISimulator, type Simulator, type SimulatorOptions } from '../src/simulators/index.ts';
+import { type Simulator, type SimulatorOptions } from '../src/protocols/simulators.ts';
+import { startDashScopeSimulator } from '../src/protocols/dashscope/simulator/index.ts';
+import { startOpenAISimulator } from '../src/protocols/openai/simulator/index.ts';
 
 /** The simulator started for each `--protocol`. */
 const SIMULATORS: Record<string, (options: SimulatorOptions) => Promise<Simulator>> = {

@@ -5,3 +5,9 @@ export type Protocol = 'anthropic' | 'bedrock' | 'dashscope' | 'gemini' | 'opena
 
 /** A caller's protocol style (error shape, key headers, SSE framing): a key of `STYLES` (src/protocols/styles.ts). */
 export type Style = 'anthropic' | 'gemini' | 'openai';
+
+/** Protocols whose vendors may choose the output-token field (`request.max_tokens_field`): their request facts name one. */
+export const MAX_TOKENS_FIELD_PROTOCOLS: readonly Protocol[] = ['openai'];
+
+/** Protocols whose vendors can keep Responses state (`responses.state: vendor`): they serve the operation themselves. */
+export const RESPONSES_STATE_PROTOCOLS: readonly Protocol[] = ['openai'];

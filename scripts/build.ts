@@ -6,7 +6,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { compileConfigFile, ENDPOINT_SCHEMA_DIR, formatProblem, listSchemaIds } from '../src/config/index.ts';
+import { OPERATIONS } from '../src/config/types.ts';
 import { getBanner } from '../src/codegen/banner.ts';
+import { composeConfigSchema } from '../src/codegen/compose-config-schema.ts';
 import { emitConfigModule } from '../src/codegen/emit-config.ts';
 import { emitOpenApi } from '../src/codegen/emit-openapi.ts';
 import { emitOpenApiTypes } from '../src/codegen/emit-openapi-types.ts';
@@ -37,16 +39,27 @@ export async function build(configFile = 'gateway.yaml', outDir = 'generated'): 
     'openapi.json': openapi,
     'openapi.d.ts': getBanner(configFile) + (await emitOpenApiTypes(openapi)),
     'console.ts': await emitConsoleAssets(),
-    'protocols.ts': emitProtocolTypes(Object.keys(PROTOCOLS), Object.keys(STYLES)),
+    'protocols.ts': emitProtocolTypes(PROTOCOLS, Object.keys(STYLES)),
   };
   await mkdir(outDir, { recursive: true });
   for (const [name, text] of Object.entries(files)) await writeFile(join(outDir, name), text);
   return Object.keys(files).map((name) => join(outDir, name));
 }
 
+/** The config schema's files: the base schema the protocol folders' fragments are added to, and the composed schema. */
+export const CONFIG_SCHEMA_FILES = { base: 'schemas/gateway.base.schema.json', composed: 'schemas/gateway.schema.json' };
+
+/** The text of schemas/gateway.schema.json: the base schema, the registries' names and the protocols' fragments. */
+export async function readComposedConfigSchema(): Promise<string> {
+  return composeConfigSchema(await readFile(CONFIG_SCHEMA_FILES.base, 'utf8'), PROTOCOLS, Object.keys(STYLES), OPERATIONS);
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const started = performance.now();
-  build(process.argv[2], process.argv[3])
+  // The schema first: the config compiler validates gateway.yaml with it (a changed fragment: run the build twice).
+  readComposedConfigSchema()
+    .then((text) => writeFile(CONFIG_SCHEMA_FILES.composed, text))
+    .then(() => build(process.argv[2], process.argv[3]))
     .then((files) => console.log(`built ${files.length} files in ${Math.round(performance.now() - started)} ms`))
     .catch((error: Error) => {
       console.error(error.message);

@@ -1,5 +1,5 @@
 import type { CompiledConfig, Protocol } from './config/types.ts';
-import { startSimulators, SIMULATOR_KEY_ID, SIMULATOR_KEYS, type SimulatorOptions } from './simulators/index.ts';
+import { startSimulators, SIMULATOR_KEY_ID, SIMULATOR_KEYS, type SimulatorOptions } from './protocols/simulators.ts';
 
 /** The client key accepted in simulate mode (printed at start; never valid against real vendors). */
 export const SIMULATOR_CLIENT_KEY = 'sk-gateway-simulator';

@@ -3,6 +3,7 @@ import { Ajv, addFormats } from '../lib/ajv.ts';
 import gatewaySchema from '../../schemas/gateway.schema.json' with { type: 'json' };
 import { checkTransformOps } from '../transforms/index.ts';
 import { checkNativeRoutes } from './check-native.ts';
+import { MAX_TOKENS_FIELD_PROTOCOLS, RESPONSES_STATE_PROTOCOLS } from '../../generated/protocols.ts';
 import { OPERATIONS } from './types.ts';
 import { parseDuration } from './units.ts';
 import type { LoadedConfig, Problem } from './load.ts';
@@ -81,11 +82,11 @@ function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): 
   };
   for (const [name, vendor] of Object.entries<any>(vendors)) {
     checkRanges(['vendors', name], vendor.request?.ranges);
-    if (vendor.request?.max_tokens_field !== undefined && vendor.protocol !== 'openai') {
-      report(['vendors', name, 'request', 'max_tokens_field'], `only vendors of protocol openai choose the field (this one speaks ${vendor.protocol})`);
+    if (vendor.request?.max_tokens_field !== undefined && !MAX_TOKENS_FIELD_PROTOCOLS.includes(vendor.protocol)) {
+      report(['vendors', name, 'request', 'max_tokens_field'], `only vendors of protocol ${MAX_TOKENS_FIELD_PROTOCOLS.join(' or ')} choose the field (this one speaks ${vendor.protocol})`);
     }
-    if (vendor.responses?.state === 'vendor' && vendor.protocol !== 'openai') {
-      report(['vendors', name, 'responses', 'state'], `only vendors of protocol openai keep Responses state (this one speaks ${vendor.protocol}): the gateway keeps it`);
+    if (vendor.responses?.state === 'vendor' && !RESPONSES_STATE_PROTOCOLS.includes(vendor.protocol)) {
+      report(['vendors', name, 'responses', 'state'], `only vendors of protocol ${RESPONSES_STATE_PROTOCOLS.join(' or ')} keep Responses state (this one speaks ${vendor.protocol}): the gateway keeps it`);
     }
     let url: URL | undefined;
     try {
@@ -117,7 +118,7 @@ function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): 
     (model.fallback ?? []).forEach((ref: any, i: number) => checkTarget(['models', id, 'fallback', i], ref));
     if (model.responses?.state === 'vendor') {
       const named = [model.vendor, ...[...(model.targets ?? []), ...(model.fallback ?? [])].map(getTargetVendor)];
-      const other = named.find((name) => typeof name === 'string' && vendors[name] && vendors[name].protocol !== 'openai');
+      const other = named.find((name) => typeof name === 'string' && vendors[name] && !RESPONSES_STATE_PROTOCOLS.includes(vendors[name].protocol));
       if (other) report(['models', id, 'responses', 'state'], `vendor "${other}" speaks ${vendors[other].protocol}, which keeps no Responses state: only the gateway can`);
     }
     const transform = model.images?.transform;

@@ -6,15 +6,16 @@
  */
 import { imageHandlers } from '../images/index.ts';
 import { storedResponseHandlers } from '../responses-state/serve-stored.ts';
+import { responsesState } from '../responses-state/responses-state.ts';
 import { responsesPassthroughHandlers } from '../responses-state/vendor-store-policy.ts';
 import { createDispatchTable, type DispatchTable } from '../runtime/dispatch-table.ts';
 import { listingHandlers } from '../runtime/listings.ts';
 import { requestFactsHandlers } from '../runtime/passthrough-request-facts.ts';
 import { videoHandlers } from '../runtime/videos.ts';
-import { getTranslator } from '../translate/index.ts';
+import { createTranslatorLookup } from '../runtime/translation/get-translator.ts';
 
 /** Which handler serves an operation called in a style for a vendor of a protocol (see runtime/dispatch-table.ts). */
 export const GATEWAY_DISPATCH: DispatchTable = createDispatchTable(
   [listingHandlers, videoHandlers, imageHandlers, storedResponseHandlers, responsesPassthroughHandlers, requestFactsHandlers],
-  getTranslator,
+  createTranslatorLookup(responsesState),
 );

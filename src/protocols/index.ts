@@ -7,9 +7,11 @@ import { bedrockProtocol } from './bedrock/index.ts';
 import type { ProtocolAdapter } from './types.ts';
 
 /**
- * The registry of vendor protocols: one adapter per folder `src/protocols/<name>/`, by protocol name. The
- * `Protocol` type is generated from these keys (`npm run build` writes generated/protocols.ts); a protocol
- * that is also a client style adds its style facts to `styles.ts`.
+ * The registry of vendor protocols: one adapter per folder `src/protocols/<name>/` (wire facts, translation,
+ * schema fragment, simulator), by protocol name. Adding a protocol is its folder plus one line here (and one
+ * in `styles.ts` for a client style). The `Protocol` type is generated from these keys (`npm run build`
+ * writes generated/protocols.ts); the translator table, the simulator set and the config schema's enums
+ * are derived from this object.
  */
 export const PROTOCOLS = {
   openai: openaiAdapter,

@@ -1,6 +1,9 @@
 import type { Readable } from 'node:stream';
-import type { Operation, Protocol, Style, VendorEntry } from '../config/types.ts';
+import type { Operation, Protocol, RequestFacts, Style, VendorEntry } from '../config/types.ts';
+import type { ClientAdapter, VendorAdapter } from '../translate/adapter.ts';
 import type { CanonicalUsage, VendorError } from '../translate/canonical.ts';
+import type { ClientCounter, VendorCounter } from '../translate/counter.ts';
+import type { Simulator, SimulatorOptions } from '../simulators/types.ts';
 import type { JsonObject } from '../transforms/path.ts';
 
 /**
@@ -62,12 +65,51 @@ export interface PassthroughEndpoint {
   free?: true;
 }
 
+/** A chat-like operation of a client style that translation serves on the vendors of other protocols. */
+export interface ClientOperation {
+  adapter: ClientAdapter;
+  /** Streaming decided by the route (true or false), not by the body (absent). */
+  stream?: boolean;
+  /**
+   * The gateway keeps this operation's state (the Responses API's stored answers) for vendors that keep
+   * none: translated calls go through the state keeper, and so do same-protocol calls whose YAML asks it.
+   */
+  gatewayState?: true;
+}
+
 /**
- * What the gateway knows about one wire protocol: its wire facts. One folder per protocol in
- * `src/protocols/<name>/`, listed in `src/protocols/index.ts`; with `src/translate/` (not yet moved into
- * the folders) this is the only code that holds vendor knowledge.
+ * The protocol's simulated vendor (a real local HTTP server speaking its wire format): the key it accepts
+ * unless started with another, and its start function, loaded on demand so that a gateway serving real
+ * vendors never loads a simulator.
  */
-export interface ProtocolAdapter {
+export interface SimulatorEntry<S extends Simulator = Simulator> {
+  key: string;
+  load(): Promise<(options: SimulatorOptions) => Promise<S>>;
+}
+
+/**
+ * A protocol's fragment of the config schema (schemas/gateway.schema.json is composed from the base
+ * schema and these at build time): JSON Schema of the vendor fields and auth kinds only its vendors use.
+ */
+export interface ConfigSchemaFragment {
+  /** Fields of a vendor entry (`vendors.<name>.<field>`). */
+  vendorProperties?: Record<string, object>;
+  /** Auth kinds, by their one key (`auth: { <kind>: ... }`): allowed on this protocol's vendors only. */
+  authKinds?: Record<string, object>;
+}
+
+/** A client-style operation that no translation can serve: the 400 it is answered with. */
+export interface RefusedOperation {
+  message: string;
+  param: string;
+}
+
+/**
+ * What the gateway knows about one wire protocol: its wire facts, its translation and, when it is also a
+ * client style, the style's chat-like operations. One folder per protocol in `src/protocols/<name>/`,
+ * listed in `src/protocols/index.ts`: the only code that holds vendor knowledge.
+ */
+export interface ProtocolAdapter<S extends Simulator = Simulator> {
   protocol: Protocol;
   /** The caller style that speaks this protocol natively (none for envelope-only protocols). */
   style?: Style;
@@ -98,6 +140,25 @@ export interface ProtocolAdapter {
   isUsageOnlyEvent?(json: any): boolean;
   /** Images generated through asynchronous tasks (vendors without a synchronous images endpoint). */
   imageTasks?: ImageTaskProtocol;
+  /**
+   * What the protocol's own API enforces, before the vendor's and the model's `request:` in YAML
+   * (translate/request-facts.ts). A protocol whose facts name `maxTokensField` lets YAML choose that field.
+   */
+  requestFacts: RequestFacts;
+  /** The vendor side of chat translation (absent: no client style's chat is translated to this protocol). */
+  chat?: VendorAdapter;
+  /** For a client style: its chat-like operations that translation serves on other protocols' vendors. */
+  clients?: Partial<Record<Operation, ClientOperation>>;
+  /** For a client style: operations refused with a 400 when the vendor speaks another protocol. */
+  refusedWhenTranslated?: Partial<Record<Operation, RefusedOperation>>;
+  /** For a client style: how its count-tokens requests are read and answered. */
+  countClient?: ClientCounter;
+  /** How the protocol's vendors count tokens exactly (absent: the gateway estimates). */
+  counter?: VendorCounter;
+  /** Its fragment of the config schema (vendor fields, auth kinds), when it has fields of its own. */
+  configSchema?: ConfigSchemaFragment;
+  /** The simulated vendor of `--simulate`, the tests and the benchmark (src/protocols/<name>/simulator/). */
+  simulator: SimulatorEntry<S>;
 }
 
 /** A vendor request about to be sent, as a signer sees it. */

@@ -1,7 +1,8 @@
 import type { ResponsesStateKeeper } from '../config/types.ts';
 import { GatewayError } from '../errors.ts';
 import type { OpCall, OpHandler } from '../runtime/types.ts';
-import { getStatefulTranslator } from '../translate/gateway-state.ts';
+import { getStatefulTranslator } from '../runtime/translation/gateway-state.ts';
+import { responsesState } from './responses-state.ts';
 
 /** Who keeps this call's Responses state: the model's `responses.state`, else its vendor's, else the vendor. */
 function getStateKeeper(call: OpCall): ResponsesStateKeeper {
@@ -17,7 +18,7 @@ function getStateKeeper(call: OpCall): ResponsesStateKeeper {
 export function chooseStateKeeper(passthrough: OpHandler): OpHandler {
   return (call) => {
     if (getStateKeeper(call) === 'vendor') return passthrough(call);
-    const translate = getStatefulTranslator(call.ctx.route.op, call.ctx.style, call.vendor.config.protocol);
+    const translate = getStatefulTranslator(call.ctx.route.op, call.ctx.style, call.vendor.config.protocol, responsesState);
     return translate ? translate(call) : passthrough(call);
   };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RequestBody } from '../runtime/request-body.ts';
 import type { OpCall } from '../runtime/types.ts';
-import type { PreparedState, TranslationState } from '../translate/handler.ts';
+import type { PreparedState, TranslationState } from '../runtime/translation/handler.ts';
 import type { ResponseMeta } from '../translate/adapter.ts';
 import { isRecord } from '../translate/helpers.ts';
 import { getResponsesLogger } from './log.ts';

@@ -5,6 +5,7 @@
  * no `request:` keep the passthrough untouched (the client's bytes, no parse work added).
  */
 import type { RequestFacts } from '../config/types.ts';
+import { getProtocolAdapter } from '../protocols/index.ts';
 import { formatDroppedFields } from '../translate/dropped-fields-header.ts';
 import { createFieldPolicy } from '../translate/field-policy.ts';
 import { dropUnsupportedFields, fitRange, getRequestFacts } from '../translate/request-facts.ts';
@@ -23,7 +24,7 @@ function moveMaxTokens(body: Record<string, unknown>, field: RequestFacts['maxTo
 
 /** The chat body the vendor accepts, or undefined when the facts change nothing in it. */
 export function applyPassthroughFacts(call: OpCall): Record<string, unknown> | undefined {
-  const facts = getRequestFacts(call.vendor.config, call.model);
+  const facts = getRequestFacts(getProtocolAdapter(call.vendor.config.protocol).requestFacts, call.vendor.config, call.model);
   const strict = call.model.chat.strict || call.ctx.key?.config.strict === true;
   const policy = createFieldPolicy(strict);
   const body: Record<string, unknown> = { ...call.body };

@@ -8,7 +8,7 @@
  * - A field that only affects vendor-side bookkeeping (end-user id, metadata, storage, service tier,
  *   safety settings) is dropped silently even in strict mode: losing it cannot change the answer.
  * - JSON Schema keywords the generate-content schema subset lacks are handled by the rule documented in
- *   `gemini-schema.ts`, never by this policy.
+ *   `protocols/gemini/translate/schema.ts`, never by this policy.
  * Dropped field names are reported to the client in the `x-gateway-dropped-fields` response header
  * (encoded and bounded by `dropped-fields-header.ts`).
  */

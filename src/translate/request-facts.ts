@@ -5,23 +5,16 @@
  * `x-gateway-dropped-fields`, or a 400 under `strict`), and the ranges of temperature and top_p (a value
  * outside is clamped, or a 400 `parameter_out_of_range` under `strict`).
  */
-import type { ModelEntry, NumberRange, Protocol, RequestFacts, VendorEntry } from '../config/types.ts';
+import type { ModelEntry, NumberRange, RequestFacts, VendorEntry } from '../config/types.ts';
 import { GatewayError } from '../errors.ts';
 import type { CanonicalRequest } from './canonical.ts';
 import type { FieldPolicy } from './field-policy.ts';
 
-/** What each protocol's own API enforces (the messages protocol's temperature is 0..1). */
-const PROTOCOL_FACTS: Record<Protocol, RequestFacts> = {
-  openai: { maxTokensField: 'max_completion_tokens', ranges: { temperature: { min: 0, max: 2 }, topP: { min: 0, max: 1 } } },
-  anthropic: { ranges: { temperature: { min: 0, max: 1 }, topP: { min: 0, max: 1 } } },
-  gemini: { ranges: { temperature: { min: 0, max: 2 }, topP: { min: 0, max: 1 } } },
-  dashscope: {},
-  bedrock: { ranges: { temperature: { min: 0, max: 1 }, topP: { min: 0, max: 1 } } },
-};
-
-/** The facts of one call: protocol defaults, then the vendor's, then the model's, field by field. */
-export function getRequestFacts(vendor: VendorEntry, model: ModelEntry): RequestFacts {
-  const base = PROTOCOL_FACTS[vendor.protocol];
+/**
+ * The facts of one call: the protocol's own (`base`, its adapter's `requestFacts`), then the vendor's,
+ * then the model's, field by field.
+ */
+export function getRequestFacts(base: RequestFacts, vendor: VendorEntry, model: ModelEntry): RequestFacts {
   if (!vendor.request && !model.request) return base;
   const layers = [base, vendor.request ?? {}, model.request ?? {}];
   const facts: RequestFacts = { ranges: {} };

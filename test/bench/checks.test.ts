@@ -9,7 +9,10 @@ import { checkChatStreams, checkImageGeneration, sendCheckRequest, summarizeChat
 import type { Side } from '../../bench/scenarios/types.ts';
 import { compileConfigFile } from '../../src/config/index.ts';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.ts';
-import { startAnthropicSimulator, startDashScopeSimulator, startOpenAISimulator, type Simulator } from '../../src/simulators/index.ts';
+import { type Simulator } from '../../src/protocols/simulators.ts';
+import { startAnthropicSimulator } from '../../src/protocols/anthropic/simulator/index.ts';
+import { startDashScopeSimulator } from '../../src/protocols/dashscope/simulator/index.ts';
+import { startOpenAISimulator } from '../../src/protocols/openai/simulator/index.ts';
 
 const VENDOR_KEY = 'sk-bench-checks-vendor';
 const CLIENT_KEY = 'sk-bench-checks-client';

@@ -5,7 +5,7 @@ import { request } from 'undici';
 import { defineChatBody, defineUploadBody } from '../../bench/bodies.ts';
 import type { FloorMap } from '../../bench/config.ts';
 import { createFloorListener, createFloorTable } from '../../bench/floor-proxy.ts';
-import { startOpenAISimulator, type OpenAISimulator } from '../../src/simulators/index.ts';
+import { startOpenAISimulator, type OpenAISimulator } from '../../src/protocols/openai/simulator/index.ts';
 
 const VENDOR_KEY = 'sk-floor-test-vendor';
 

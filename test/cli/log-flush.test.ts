@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { SIMULATOR_KEYS, startOpenAISimulator, type Simulator } from '../../src/simulators/index.ts';
+import { SIMULATOR_KEYS, type Simulator } from '../../src/protocols/simulators.ts';
+import { startOpenAISimulator } from '../../src/protocols/openai/simulator/index.ts';
 import { runAlone } from '../helpers/run-alone.ts';
 import { startCliGateway } from '../helpers/start-cli-gateway.ts';
 import { writeGatewayConfig, type WrittenConfig } from '../helpers/write-gateway-config.ts';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIMULATOR_KEYS, startOpenAISimulator, type Simulator } from '../../src/simulators/index.ts';
+import { SIMULATOR_KEYS, type Simulator } from '../../src/protocols/simulators.ts';
+import { startOpenAISimulator } from '../../src/protocols/openai/simulator/index.ts';
 import { LAUNCHERS, startCliGateway, type CliGateway } from '../helpers/start-cli-gateway.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { writeGatewayConfig, type WrittenConfig } from '../helpers/write-gateway-config.ts';

@@ -12,12 +12,15 @@ runAlone();
 const RECORDER = resolve('test/fixtures/module-recorder/register.mjs');
 
 /** What serving must not load: the config compiler, the YAML parser, ajv's schema compiler. */
+/** A simulated vendor: a protocol folder's `simulator/` (its key file aside) or the shared simulator plumbing. */
+const SIMULATOR = /\/src\/protocols\/[a-z]+\/simulator\/(?!key\.ts)|\/src\/simulators\/(?!keys\.ts|types\.ts)/;
+
 const COMPILER = /\/src\/config\/(compile|check|load|index)\.ts|\/node_modules\/(yaml|ajv)\//;
 
 /** Starts `launcher` on the built tables (no --config), stops it, and returns the modules it resolved. */
-async function listLoadedModules(launcher: string[]): Promise<string[]> {
+async function listLoadedModules(launcher: string[], env: Record<string, string> = {}): Promise<string[]> {
   const [node, ...rest] = launcher;
-  const gateway = await startCliGateway(undefined, {}, [], [node, '--import', RECORDER, ...rest]);
+  const gateway = await startCliGateway(undefined, env, [], [node, '--import', RECORDER, ...rest]);
   await gateway.stop();
   const line = gateway.output().split('\n').find((l) => l.startsWith('LOADED-MODULES '));
   expect(line).toBeDefined();
@@ -38,6 +41,14 @@ describe('gateway start on the built tables', () => {
     const loaded = await listLoadedModules(LAUNCHERS.node);
     expect(loaded.some((url) => url.endsWith('/src/gateway/create-gateway.ts'))).toBe(true);
     expect(loaded.filter((url) => COMPILER.test(url))).toEqual([]);
+    // Without vendor keys it simulates: the protocols' simulators are loaded, on demand.
+    expect(loaded.filter((url) => SIMULATOR.test(url)).length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('loads no simulator when it serves real vendors (each protocol loads its simulator on demand)', async () => {
+    const loaded = await listLoadedModules(LAUNCHERS.node, { OPENAI_API_KEY: 'sk-not-a-real-key-0000' });
+    expect(loaded.some((url) => url.endsWith('/src/gateway/create-gateway.ts'))).toBe(true);
+    expect(loaded.filter((url) => SIMULATOR.test(url))).toEqual([]);
   }, 60_000);
 
   it('loads neither from the production bundle', async () => {

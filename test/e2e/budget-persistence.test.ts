@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIMULATOR_KEYS, startOpenAISimulator, type Simulator } from '../../src/simulators/index.ts';
+import { SIMULATOR_KEYS, type Simulator } from '../../src/protocols/simulators.ts';
+import { startOpenAISimulator } from '../../src/protocols/openai/simulator/index.ts';
 import { startCliGateway, type CliGateway } from '../helpers/start-cli-gateway.ts';
 import { writeGatewayConfig, type WrittenConfig } from '../helpers/write-gateway-config.ts';
 

@@ -7,7 +7,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import { countTokens } from 'gpt-tokenizer';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { MESSAGE_TOKENS } from '../../src/translate/estimate-request-tokens.ts';
+import { MESSAGE_TOKENS } from '../../src/runtime/translation/estimate-request-tokens.ts';
 import { startTestGateway, type TestGateway } from '../helpers/start-gateway.ts';
 
 let gw: TestGateway;

@@ -5,7 +5,7 @@ import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { CompiledConfig } from '../../src/config/types.ts';
-import { SIMULATOR_KEYS } from '../../src/simulators/index.ts';
+import { SIMULATOR_KEYS } from '../../src/protocols/simulators.ts';
 import { startTestGateway, type TestGateway } from '../helpers/start-gateway.ts';
 
 let gw: TestGateway;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SIMULATOR_KEYS } from '../../src/simulators/index.ts';
+import { SIMULATOR_KEYS } from '../../src/protocols/simulators.ts';
 import { DASHSCOPE_TASKS, lookupTask, readVendorTaskId, submitVideo, VIDEO_REQUEST } from '../helpers/native-clients.ts';
 import { NATIVE_KEYS, sendRawPath, startNativeGateway, type NativeGateway } from '../helpers/start-native-gateway.ts';
 

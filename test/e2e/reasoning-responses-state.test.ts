@@ -5,8 +5,8 @@
  */
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { signClaudeThinking } from '../../src/simulators/anthropic-thinking.ts';
-import { signGeminiCall } from '../../src/simulators/gemini-thinking.ts';
+import { signClaudeThinking } from '../../src/protocols/anthropic/simulator/thinking.ts';
+import { signGeminiCall } from '../../src/protocols/gemini/simulator/thinking.ts';
 import { signConverseThinking } from '../../src/protocols/bedrock/simulator/plan-reply.ts';
 import { startTestGateway, type TestGateway } from '../helpers/start-gateway.ts';
 import { MODEL, RESULT, WEATHER_SCHEMA } from './translation-drivers.ts';

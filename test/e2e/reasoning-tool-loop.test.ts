@@ -5,8 +5,8 @@
  * simulators refuse a tool turn without them, as the vendors do).
  */
 import { describe, expect, test } from 'vitest';
-import { signClaudeThinking } from '../../src/simulators/anthropic-thinking.ts';
-import { signGeminiCall } from '../../src/simulators/gemini-thinking.ts';
+import { signClaudeThinking } from '../../src/protocols/anthropic/simulator/thinking.ts';
+import { signGeminiCall } from '../../src/protocols/gemini/simulator/thinking.ts';
 import { gw, MODEL, useTranslationGateway, VENDORS, type Vendor } from './translation-drivers.ts';
 import { LOOPS } from './reasoning-drivers.ts';
 

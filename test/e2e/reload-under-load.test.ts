@@ -1,7 +1,8 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIMULATOR_KEYS, startOpenAISimulator, type Simulator } from '../../src/simulators/index.ts';
+import { SIMULATOR_KEYS, type Simulator } from '../../src/protocols/simulators.ts';
+import { startOpenAISimulator } from '../../src/protocols/openai/simulator/index.ts';
 import { runAlone } from '../helpers/run-alone.ts';
 import { startCliGateway, type CliGateway } from '../helpers/start-cli-gateway.ts';
 import { waitFor } from '../helpers/wait-for.ts';

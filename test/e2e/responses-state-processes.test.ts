@@ -1,6 +1,9 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SIMULATOR_KEYS, startAnthropicSimulator, startGeminiSimulator, startOpenAISimulator, type Simulator } from '../../src/simulators/index.ts';
+import { SIMULATOR_KEYS, type Simulator } from '../../src/protocols/simulators.ts';
+import { startAnthropicSimulator } from '../../src/protocols/anthropic/simulator/index.ts';
+import { startGeminiSimulator } from '../../src/protocols/gemini/simulator/index.ts';
+import { startOpenAISimulator } from '../../src/protocols/openai/simulator/index.ts';
 import { startTestRedis, type TestRedis } from '../limits/redis-server.ts';
 import { startCliGateway, type CliGateway } from '../helpers/start-cli-gateway.ts';
 import { writeGatewayConfig, type WrittenConfig } from '../helpers/write-gateway-config.ts';

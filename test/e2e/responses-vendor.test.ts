@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { SIMULATOR_KEYS } from '../../src/simulators/index.ts';
+import { SIMULATOR_KEYS } from '../../src/protocols/simulators.ts';
 import { startTestGateway, type TestGateway } from '../helpers/start-gateway.ts';
 
 const OTHER_KEY = 'sk-other-key-for-vendor-responses';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SIMULATOR_KEYS, startOpenAISimulator, type Simulator } from '../../src/simulators/index.ts';
+import { SIMULATOR_KEYS, type Simulator } from '../../src/protocols/simulators.ts';
+import { startOpenAISimulator } from '../../src/protocols/openai/simulator/index.ts';
 import { startTestRedis, type TestRedis } from '../limits/redis-server.ts';
 import { startCliGateway, type CliGateway } from '../helpers/start-cli-gateway.ts';
 import { readReceivedModels, sendChat } from '../helpers/send-chat.ts';

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { SIMULATOR_KEYS, startOpenAISimulator } from '../../src/simulators/index.ts';
+import { SIMULATOR_KEYS } from '../../src/protocols/simulators.ts';
+import { startOpenAISimulator } from '../../src/protocols/openai/simulator/index.ts';
 import { startCliGateway } from '../helpers/start-cli-gateway.ts';
 import { startPolicyGateway } from '../helpers/start-policy-gateway.ts';
 import { writeGatewayConfig } from '../helpers/write-gateway-config.ts';

@@ -10,7 +10,10 @@ import type { CompiledConfig, KeyEntry } from '../../src/config/types.ts';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.ts';
 import type { UsageEvent } from '../../src/runtime/types.ts';
 import { simulateVendors, type SimulatedSetup } from '../../src/simulate.ts';
-import { startAnthropicSimulator, startGeminiSimulator, startOpenAISimulator, type Simulator } from '../../src/simulators/index.ts';
+import { type Simulator } from '../../src/protocols/simulators.ts';
+import { startAnthropicSimulator } from '../../src/protocols/anthropic/simulator/index.ts';
+import { startGeminiSimulator } from '../../src/protocols/gemini/simulator/index.ts';
+import { startOpenAISimulator } from '../../src/protocols/openai/simulator/index.ts';
 import { sendChat, type ChatStyle } from '../helpers/send-chat.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SIMULATOR_KEYS } from '../../src/simulators/index.ts';
+import { SIMULATOR_KEYS } from '../../src/protocols/simulators.ts';
 import { startTestGateway, type TestGateway } from '../helpers/start-gateway.ts';
 
 /** An OpenAI-style vendor error names the request field it is about (`param`): the OpenAI-style client gets it too. */

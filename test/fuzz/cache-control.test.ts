@@ -9,14 +9,14 @@ import { describe, it } from 'vitest';
 import { compileConfigText, formatProblem } from '../../src/config/index.ts';
 import { GatewayError } from '../../src/errors.ts';
 import type { ChatAdapter } from '../../src/translate/adapter.ts';
-import { anthropicAdapter } from '../../src/translate/anthropic/index.ts';
+import { anthropicChat } from '../../src/protocols/anthropic/translate/index.ts';
 import { createFieldPolicy } from '../../src/translate/field-policy.ts';
-import { geminiAdapter } from '../../src/translate/gemini/index.ts';
-import { openAIChatAdapter } from '../../src/translate/openai-chat/index.ts';
+import { geminiChat } from '../../src/protocols/gemini/translate/index.ts';
+import { openAIChatAdapter } from '../../src/protocols/openai/chat/index.ts';
 import { runFuzz } from './fuzz-run.ts';
 
 const RUNS = 200;
-const VENDORS: Array<[string, ChatAdapter]> = [['anthropic', anthropicAdapter], ['gemini', geminiAdapter], ['openai', openAIChatAdapter]];
+const VENDORS: Array<[string, ChatAdapter]> = [['anthropic', anthropicChat], ['gemini', geminiChat], ['openai', openAIChatAdapter]];
 
 /** A chat-completions or messages body with `mark` as cache_control at one place. */
 function placeMark(style: 'openai' | 'anthropic', where: 'system' | 'part' | 'tool' | 'tool-result', mark: unknown): Record<string, unknown> {
@@ -52,7 +52,7 @@ describe('fuzz: cache_control', () => {
       strict: fc.boolean(),
     });
     await runFuzz('cache_control', cases, async ({ style, where, vendor: [name, vendor], mark, strict }) => {
-      const client = style === 'openai' ? openAIChatAdapter : anthropicAdapter;
+      const client = style === 'openai' ? openAIChatAdapter : anthropicChat;
       const policy = createFieldPolicy(strict, client.fieldNames);
       let body: Record<string, unknown>;
       try {

@@ -6,7 +6,7 @@ import { createGateway, type Gateway, type GatewayOptions } from '../../src/gate
 import { createServices } from '../../src/runtime/services.ts';
 import type { UsageEvent } from '../../src/runtime/types.ts';
 import { SIMULATOR_CLIENT_KEY, simulateVendors } from '../../src/simulate.ts';
-import { SIMULATOR_KEYS } from '../../src/simulators/index.ts';
+import { SIMULATOR_KEYS } from '../../src/protocols/simulators.ts';
 import { HOSTILE_MODES, startHostileVendor, type HostileMode } from '../helpers/hostile-vendor.ts';
 import { startScriptedBedrockVendor, type ScriptedBedrockVendor } from '../helpers/scripted-bedrock-vendor.ts';
 import { startRecordingRelay } from './recording-relay.ts';

@@ -1,4 +1,4 @@
-import type { RecordedRequest } from '../../src/simulators/index.ts';
+import type { RecordedRequest } from '../../src/protocols/simulators.ts';
 
 /** A caller style the gateway answers in. */
 export type ChatStyle = 'openai' | 'anthropic' | 'gemini';

@@ -1,5 +1,5 @@
 import type { CompiledConfig, ModelEntry, Protocol } from '../../src/config/types.ts';
-import type { SimulatorOptions } from '../../src/simulators/index.ts';
+import type { SimulatorOptions } from '../../src/protocols/simulators.ts';
 import { compileConfigFile } from '../../src/config/index.ts';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.ts';
 import type { UsageEvent } from '../../src/runtime/types.ts';

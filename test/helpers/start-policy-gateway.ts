@@ -4,7 +4,8 @@ import { createGateway, type Gateway } from '../../src/gateway/create-gateway.ts
 import type { Services } from '../../src/runtime/services.ts';
 import type { UsageEvent } from '../../src/runtime/types.ts';
 import { SIMULATOR_CLIENT_KEY, simulateVendors, type SimulatedSetup } from '../../src/simulate.ts';
-import { startOpenAISimulator, type Simulator } from '../../src/simulators/index.ts';
+import { type Simulator } from '../../src/protocols/simulators.ts';
+import { startOpenAISimulator } from '../../src/protocols/openai/simulator/index.ts';
 
 /** Vendor names the policy gateway adds next to those of gateway.yaml. */
 export const TWIN_VENDOR = 'openai-twin';

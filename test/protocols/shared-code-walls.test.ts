@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { findImportLoops, readImportGraph } from '../../scripts/find-import-loops.ts';
 import { PROTOCOLS } from '../../src/protocols/index.ts';
 
-/** Folders (and files) of src/ that know protocols only by name: everything but the adapters, translators, simulators and config. */
-const PROTOCOL_FOLDERS = new Set(['protocols', 'translate', 'simulators', 'config']);
+/** Folders (and files) of src/ that know protocols only by name: everything but the protocol folders and config. */
+const PROTOCOL_FOLDERS = new Set(['protocols', 'config']);
 const SHARED = readdirSync('src').filter((name) => !PROTOCOL_FOLDERS.has(name)).map((name) => join('src', name));
 
 function listSources(path: string): string[] {

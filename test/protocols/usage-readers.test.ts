@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { anthropicAdapter } from '../../src/protocols/anthropic/index.ts';
 import { geminiAdapter } from '../../src/protocols/gemini/index.ts';
-import { readAnthropicUsage } from '../../src/translate/anthropic/response.ts';
-import { readGeminiUsage } from '../../src/translate/gemini/response.ts';
+import { readAnthropicUsage } from '../../src/protocols/anthropic/translate/response.ts';
+import { readGeminiUsage } from '../../src/protocols/gemini/translate/response.ts';
 
 const geminiUsage = { promptTokenCount: 10, toolUsePromptTokenCount: 4, candidatesTokenCount: 6, thoughtsTokenCount: 3, totalTokenCount: 23, cachedContentTokenCount: 2 };
 const anthropicUsage = { input_tokens: 5, cache_read_input_tokens: 7, cache_creation_input_tokens: 11, output_tokens: 9 };

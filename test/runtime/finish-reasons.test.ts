@@ -3,8 +3,9 @@ import { anthropicAdapter } from '../../src/protocols/anthropic/index.ts';
 import { geminiAdapter } from '../../src/protocols/gemini/index.ts';
 import { openaiAdapter } from '../../src/protocols/openai/index.ts';
 import { readFinishReasons } from '../../src/runtime/finish-reasons.ts';
+import type { ProtocolAdapter } from '../../src/protocols/types.ts';
 
-const read = (text: string, adapter = openaiAdapter) => readFinishReasons(Buffer.from(text), adapter);
+const read = (text: string, adapter: ProtocolAdapter = openaiAdapter) => readFinishReasons(Buffer.from(text), adapter);
 
 describe('readFinishReasons', () => {
   it('reads one reason per choice, in order, and skips the null reasons of earlier stream events', () => {

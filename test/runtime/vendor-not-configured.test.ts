@@ -2,7 +2,9 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileConfigFile } from '../../src/config/index.ts';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.ts';
-import { SIMULATOR_KEYS, startAnthropicSimulator, startOpenAISimulator, type Simulator } from '../../src/simulators/index.ts';
+import { SIMULATOR_KEYS, type Simulator } from '../../src/protocols/simulators.ts';
+import { startAnthropicSimulator } from '../../src/protocols/anthropic/simulator/index.ts';
+import { startOpenAISimulator } from '../../src/protocols/openai/simulator/index.ts';
 import { defineModel, definePolicy, defineTarget } from '../helpers/start-policy-gateway.ts';
 
 const KEY = 'sk-not-configured-test';

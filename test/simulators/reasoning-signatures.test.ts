@@ -6,11 +6,11 @@
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startAnthropicSimulator } from '../../src/simulators/anthropic.ts';
-import { signClaudeThinking } from '../../src/simulators/anthropic-thinking.ts';
-import { startGeminiSimulator } from '../../src/simulators/gemini.ts';
-import { signGeminiCall } from '../../src/simulators/gemini-thinking.ts';
-import { SIMULATOR_KEYS } from '../../src/simulators/keys.ts';
+import { startAnthropicSimulator } from '../../src/protocols/anthropic/simulator/index.ts';
+import { signClaudeThinking } from '../../src/protocols/anthropic/simulator/thinking.ts';
+import { startGeminiSimulator } from '../../src/protocols/gemini/simulator/index.ts';
+import { signGeminiCall } from '../../src/protocols/gemini/simulator/thinking.ts';
+import { SIMULATOR_KEYS } from '../../src/protocols/simulators.ts';
 import type { Simulator } from '../../src/simulators/types.ts';
 
 let claude: Simulator;

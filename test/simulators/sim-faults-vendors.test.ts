@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SIMULATOR_KEYS, startSimulators } from '../../src/simulators/index.ts';
+import { SIMULATOR_KEYS, startSimulators } from '../../src/protocols/simulators.ts';
 import type { Simulator } from '../../src/simulators/types.ts';
 
 let sims: Awaited<ReturnType<typeof startSimulators>>;

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startOpenAISimulator, type OpenAISimulator } from '../../src/simulators/openai.ts';
+import { startOpenAISimulator, type OpenAISimulator } from '../../src/protocols/openai/simulator/index.ts';
 import { readFixture, shapeOf } from './helpers.ts';
 
 const KEY = 'sk-sim-openai';

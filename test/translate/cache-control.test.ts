@@ -4,11 +4,11 @@
  * auto` places them for clients that cannot; other vendor protocols drop them, named in the dropped list.
  */
 import { describe, expect, test } from 'vitest';
-import { anthropicAdapter } from '../../src/translate/anthropic/index.ts';
+import { anthropicChat } from '../../src/protocols/anthropic/translate/index.ts';
 import { placeCacheBreakpoints } from '../../src/translate/cache-control.ts';
 import { createFieldPolicy } from '../../src/translate/field-policy.ts';
-import { geminiAdapter } from '../../src/translate/gemini/index.ts';
-import { openAIChatAdapter } from '../../src/translate/openai-chat/index.ts';
+import { geminiChat } from '../../src/protocols/gemini/translate/index.ts';
+import { openAIChatAdapter } from '../../src/protocols/openai/chat/index.ts';
 
 const MARK = { type: 'ephemeral' };
 const HOUR = { type: 'ephemeral', ttl: '1h' };
@@ -25,7 +25,7 @@ describe('cache_control from chat-completions to a messages-protocol vendor', ()
       ],
       tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } }, cache_control: MARK }],
     }, { policy });
-    const { body } = anthropicAdapter.encodeRequest(request, encodeOptions(policy));
+    const { body } = anthropicChat.encodeRequest(request, encodeOptions(policy));
     expect(body.system).toEqual([{ type: 'text', text: 'long rules', cache_control: HOUR }]);
     expect((body.messages as any)[0].content).toEqual([{ type: 'text', text: 'doc', cache_control: MARK }, { type: 'text', text: 'question' }]);
     expect((body.tools as any)[0].cache_control).toEqual(MARK);
@@ -46,21 +46,21 @@ describe('cache_control from chat-completions to a messages-protocol vendor', ()
         { role: 'tool', tool_call_id: 'c1', content: [{ type: 'text', text: 'big result', cache_control: MARK }] },
       ],
     }, { policy: createFieldPolicy(false) });
-    const { body } = anthropicAdapter.encodeRequest(request, encodeOptions());
+    const { body } = anthropicChat.encodeRequest(request, encodeOptions());
     expect((body.messages as any)[2].content[0]).toEqual({ type: 'tool_result', tool_use_id: 'c1', content: 'big result', cache_control: MARK });
   });
 });
 
 describe('cache_control through the messages style', () => {
   test('system blocks, content blocks and tools keep their breakpoints', () => {
-    const request = anthropicAdapter.decodeRequest({
+    const request = anthropicChat.decodeRequest({
       model: 'x', max_tokens: 10,
       system: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b', cache_control: HOUR }],
       messages: [{ role: 'user', content: [{ type: 'text', text: 'q', cache_control: MARK }] }],
       tools: [{ name: 'f', input_schema: { type: 'object' }, cache_control: MARK }],
     }, { policy: createFieldPolicy(false) });
     expect(request.systemCacheControl).toEqual(HOUR);
-    const { body } = anthropicAdapter.encodeRequest(request, encodeOptions());
+    const { body } = anthropicChat.encodeRequest(request, encodeOptions());
     expect(body.system).toEqual([{ type: 'text', text: 'a\n\nb', cache_control: HOUR }]);
     expect((body.messages as any)[0].content[0].cache_control).toEqual(MARK);
     expect((body.tools as any)[0].cache_control).toEqual(MARK);
@@ -68,10 +68,10 @@ describe('cache_control through the messages style', () => {
 
   test('to a protocol without breakpoints they are dropped and named once', () => {
     const policy = createFieldPolicy(true);
-    const request = anthropicAdapter.decodeRequest({
+    const request = anthropicChat.decodeRequest({
       model: 'x', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'text', text: 'q', cache_control: MARK }, { type: 'text', text: 'r', cache_control: MARK }] }],
     }, { policy });
-    const { body } = geminiAdapter.encodeRequest(request, encodeOptions(policy));
+    const { body } = geminiChat.encodeRequest(request, encodeOptions(policy));
     expect(JSON.stringify(body)).not.toContain('cache');
     expect(policy.dropped).toEqual(['cache_control']);
     openAIChatAdapter.encodeRequest(request, encodeOptions(policy));
@@ -87,7 +87,7 @@ describe('chat.cache: auto', () => {
   }, { policy: createFieldPolicy(false) });
 
   test('places breakpoints on the system prompt, the last tool and the last user turn', () => {
-    const { body } = anthropicAdapter.encodeRequest(request, { ...encodeOptions(), cache: 'auto' });
+    const { body } = anthropicChat.encodeRequest(request, { ...encodeOptions(), cache: 'auto' });
     expect(body.system).toEqual([{ type: 'text', text: 'rules', cache_control: MARK }]);
     expect((body.tools as any).map((t: any) => t.cache_control)).toEqual([undefined, MARK]);
     expect((body.messages as any).map((m: any) => m.content.map((b: any) => b.cache_control))).toEqual([[undefined], [undefined], [MARK]]);
@@ -100,7 +100,7 @@ describe('chat.cache: auto', () => {
   });
 
   test('is not applied without the option', () => {
-    const { body } = anthropicAdapter.encodeRequest(request, encodeOptions());
+    const { body } = anthropicChat.encodeRequest(request, encodeOptions());
     expect(JSON.stringify(body)).not.toContain('cache_control');
   });
 });

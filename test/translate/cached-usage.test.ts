@@ -10,10 +10,10 @@ import { describe, expect, test } from 'vitest';
 import type { SseEvent } from '../../src/sse/parse.ts';
 import type { ClientAdapter, VendorAdapter } from '../../src/translate/adapter.ts';
 import type { CanonicalUsage } from '../../src/translate/canonical.ts';
-import { anthropicAdapter } from '../../src/translate/anthropic/index.ts';
-import { geminiAdapter } from '../../src/translate/gemini/index.ts';
-import { openAIChatAdapter } from '../../src/translate/openai-chat/index.ts';
-import { responsesAdapter } from '../../src/translate/openai-responses/index.ts';
+import { anthropicChat } from '../../src/protocols/anthropic/translate/index.ts';
+import { geminiChat } from '../../src/protocols/gemini/translate/index.ts';
+import { openAIChatAdapter } from '../../src/protocols/openai/chat/index.ts';
+import { responsesAdapter } from '../../src/protocols/openai/responses/index.ts';
 import { createRequest, decodeStream, encodeStream, META, parseSseText } from './fixtures.ts';
 
 /** The prompt: 100 tokens of which 80 read from the cache (and, on the messages protocol, 5 written). */
@@ -45,7 +45,7 @@ const VENDORS: VendorCase[] = [
     expected: { inputTokens: 100, cachedInputTokens: 80, outputTokens: 20, reasoningTokens: 5 },
   },
   {
-    name: 'anthropic cache_read_input_tokens / cache_creation_input_tokens', vendor: anthropicAdapter,
+    name: 'anthropic cache_read_input_tokens / cache_creation_input_tokens', vendor: anthropicChat,
     whole: { id: 'm', type: 'message', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', usage: { ...ANTHROPIC_INPUT, output_tokens: 20 } },
     stream: sse([
       ['message_start', { type: 'message_start', message: { id: 'm', content: [], usage: { ...ANTHROPIC_INPUT, output_tokens: 1 } } }],
@@ -58,7 +58,7 @@ const VENDORS: VendorCase[] = [
     expected: { inputTokens: 100, cachedInputTokens: 80, cacheCreationInputTokens: 5, outputTokens: 20 },
   },
   {
-    name: 'gemini cachedContentTokenCount', vendor: geminiAdapter,
+    name: 'gemini cachedContentTokenCount', vendor: geminiChat,
     whole: { candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP' }], usageMetadata: GEMINI_USAGE },
     stream: [
       { data: JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: 'o' }] } }], usageMetadata: { promptTokenCount: 100, totalTokenCount: 100 } }) },
@@ -111,7 +111,7 @@ const CLIENTS: ClientCase[] = [
     },
   },
   {
-    style: 'messages', client: anthropicAdapter,
+    style: 'messages', client: anthropicChat,
     whole: (body) => body.usage,
     stream: (text) => lastEventWith(text, (data) => (data.type === 'message_delta' ? data.usage : undefined)),
     read(usage) {
@@ -126,7 +126,7 @@ const CLIENTS: ClientCase[] = [
     },
   },
   {
-    style: 'generate-content', client: geminiAdapter,
+    style: 'generate-content', client: geminiChat,
     whole: (body) => body.usageMetadata,
     stream: (text) => lastEventWith(text, (chunk) => chunk.usageMetadata),
     read(usage) {

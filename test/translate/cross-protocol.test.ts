@@ -6,10 +6,10 @@ import { describe, expect, test } from 'vitest';
 import type { SseEvent } from '../../src/sse/parse.ts';
 import type { ClientAdapter, VendorAdapter } from '../../src/translate/adapter.ts';
 import type { FinishReason } from '../../src/translate/canonical.ts';
-import { anthropicAdapter } from '../../src/translate/anthropic/index.ts';
-import { geminiAdapter } from '../../src/translate/gemini/index.ts';
-import { openAIChatAdapter } from '../../src/translate/openai-chat/index.ts';
-import { responsesAdapter } from '../../src/translate/openai-responses/index.ts';
+import { anthropicChat } from '../../src/protocols/anthropic/translate/index.ts';
+import { geminiChat } from '../../src/protocols/gemini/translate/index.ts';
+import { openAIChatAdapter } from '../../src/protocols/openai/chat/index.ts';
+import { responsesAdapter } from '../../src/protocols/openai/responses/index.ts';
 import {
   createRequest, decodeStream, encodeStream, META, readFixture, readSseFixture, summarizeAnthropicStream, summarizeGeminiStream,
   summarizeOpenAIStream, summarizeResponsesStream, type StreamSummary,
@@ -32,22 +32,22 @@ const STREAMS: VendorCase[] = [
     name: 'openai/chat-tools-stream.sse', vendor: openAIChatAdapter, events: () => readSseFixture('openai/chat-tools-stream.sse'), text: '',
     tools: [{ name: 'get_weather', arguments: { city: 'Edinburgh', units: 'c' } }, { name: 'get_stock_price', arguments: { ticker: 'AAPL' } }], finish: 'tool_calls', input: 91, output: 48,
   },
-  { name: 'anthropic/messages-stream.sse', vendor: anthropicAdapter, events: () => readSseFixture('anthropic/messages-stream.sse'), text: 'Hello there!', tools: [], finish: 'stop', input: 11, output: 6 },
+  { name: 'anthropic/messages-stream.sse', vendor: anthropicChat, events: () => readSseFixture('anthropic/messages-stream.sse'), text: 'Hello there!', tools: [], finish: 'stop', input: 11, output: 6 },
   {
-    name: 'anthropic/messages-stream-output-only-usage.sse', vendor: anthropicAdapter, events: () => readSseFixture('anthropic/messages-stream-output-only-usage.sse'),
+    name: 'anthropic/messages-stream-output-only-usage.sse', vendor: anthropicChat, events: () => readSseFixture('anthropic/messages-stream-output-only-usage.sse'),
     text: 'Hello!', tools: [], finish: 'stop', input: 25, output: 15,
   },
   {
-    name: 'anthropic/messages-tools-stream.sse', vendor: anthropicAdapter, events: () => readSseFixture('anthropic/messages-tools-stream.sse'),
+    name: 'anthropic/messages-tools-stream.sse', vendor: anthropicChat, events: () => readSseFixture('anthropic/messages-tools-stream.sse'),
     text: "I'll check the current weather in Paris for you.", tools: [{ name: 'get_weather', arguments: { location: 'Paris, France' } }], finish: 'tool_calls', input: 377, output: 65,
   },
   {
-    name: 'gemini/streamGenerateContent.sse', vendor: geminiAdapter, events: () => readSseFixture('gemini/streamGenerateContent.sse'),
+    name: 'gemini/streamGenerateContent.sse', vendor: geminiChat, events: () => readSseFixture('gemini/streamGenerateContent.sse'),
     text: 'The sky is blue because of a phenomenon called Rayleigh scattering: air molecules scatter short (blue) wavelengths much more than long (red) ones.\n',
     tools: [], finish: 'stop', input: 6, output: 27,
   },
   {
-    name: 'gemini/function-call-response.json as one chunk', vendor: geminiAdapter, events: () => [{ data: JSON.stringify(readFixture('gemini/function-call-response.json')) }],
+    name: 'gemini/function-call-response.json as one chunk', vendor: geminiChat, events: () => [{ data: JSON.stringify(readFixture('gemini/function-call-response.json')) }],
     text: '', tools: [{ name: 'customDivide', arguments: { numerator: 100, denominator: 2 } }], finish: 'tool_calls', input: 21, output: 6,
   },
 ];
@@ -70,13 +70,13 @@ const CLIENTS: ClientCase[] = [
     total: (s) => s.usage?.total_tokens,
   },
   {
-    style: 'messages', client: anthropicAdapter, summarize: summarizeAnthropicStream,
+    style: 'messages', client: anthropicChat, summarize: summarizeAnthropicStream,
     finishes: { stop: 'end_turn', tool_calls: 'tool_use', length: 'max_tokens', content_filter: 'refusal', other: 'end_turn' },
     usage: (s) => [s.usage?.input_tokens, s.usage?.output_tokens],
     total: (s) => Number(s.usage?.input_tokens) + Number(s.usage?.output_tokens),
   },
   {
-    style: 'generate-content', client: geminiAdapter, summarize: summarizeGeminiStream,
+    style: 'generate-content', client: geminiChat, summarize: summarizeGeminiStream,
     finishes: { stop: 'STOP', tool_calls: 'STOP', length: 'MAX_TOKENS', content_filter: 'SAFETY', other: 'OTHER' },
     usage: (s) => [s.usage?.promptTokenCount, s.usage?.candidatesTokenCount],
     total: (s) => s.usage?.totalTokenCount,
@@ -118,9 +118,9 @@ interface ResponseCase {
 const RESPONSES: ResponseCase[] = [
   { name: 'openai/chat-response.json', vendor: openAIChatAdapter, text: 'The image is a single white pixel on a transparent background.', tools: [], finish: 'stop', input: 104, output: 13 },
   { name: 'openai/chat-tools-response.json', vendor: openAIChatAdapter, text: '', tools: [{ name: 'get_weather', arguments: { city: 'Edinburgh', units: 'c' } }], finish: 'tool_calls', input: 82, output: 17 },
-  { name: 'anthropic/messages-response.json', vendor: anthropicAdapter, text: 'The image is a single white pixel on a transparent background.', tools: [], finish: 'stop', input: 27, output: 16 },
-  { name: 'gemini/generateContent-response.json', vendor: geminiAdapter, text: 'The image is a single white pixel on a transparent background.', tools: [], finish: 'stop', input: 281, output: 13 },
-  { name: 'gemini/function-call-response.json', vendor: geminiAdapter, text: '', tools: [{ name: 'customDivide', arguments: { numerator: 100, denominator: 2 } }], finish: 'tool_calls', input: 21, output: 6 },
+  { name: 'anthropic/messages-response.json', vendor: anthropicChat, text: 'The image is a single white pixel on a transparent background.', tools: [], finish: 'stop', input: 27, output: 16 },
+  { name: 'gemini/generateContent-response.json', vendor: geminiChat, text: 'The image is a single white pixel on a transparent background.', tools: [], finish: 'stop', input: 281, output: 13 },
+  { name: 'gemini/function-call-response.json', vendor: geminiChat, text: '', tools: [{ name: 'customDivide', arguments: { numerator: 100, denominator: 2 } }], finish: 'tool_calls', input: 21, output: 6 },
 ];
 
 /** Reads what a client finally sees from a whole response of its style. */

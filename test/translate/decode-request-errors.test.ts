@@ -4,11 +4,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { ClientAdapter } from '../../src/translate/adapter.ts';
-import { anthropicAdapter } from '../../src/translate/anthropic/index.ts';
-import { geminiAdapter } from '../../src/translate/gemini/index.ts';
-import { completionsAdapter } from '../../src/translate/openai-completions/index.ts';
-import { openAIChatAdapter } from '../../src/translate/openai-chat/index.ts';
-import { responsesAdapter } from '../../src/translate/openai-responses/index.ts';
+import { anthropicChat } from '../../src/protocols/anthropic/translate/index.ts';
+import { geminiChat } from '../../src/protocols/gemini/translate/index.ts';
+import { completionsAdapter } from '../../src/protocols/openai/completions/index.ts';
+import { openAIChatAdapter } from '../../src/protocols/openai/chat/index.ts';
+import { responsesAdapter } from '../../src/protocols/openai/responses/index.ts';
 import { createLenientPolicy } from './fixtures.ts';
 
 type Row = [description: string, body: Record<string, unknown>, param: string];
@@ -107,8 +107,8 @@ const COMPLETIONS: Row[] = [
 
 const STYLES: Array<[string, ClientAdapter, Row[]]> = [
   ['chat-completions', openAIChatAdapter, CHAT],
-  ['messages', anthropicAdapter, MESSAGES],
-  ['generate-content', geminiAdapter, CONTENTS],
+  ['messages', anthropicChat, MESSAGES],
+  ['generate-content', geminiChat, CONTENTS],
   ['responses', responsesAdapter, RESPONSES],
   ['completions', completionsAdapter, COMPLETIONS],
 ];

@@ -6,10 +6,10 @@
 import { describe, expect, test } from 'vitest';
 import type { ClientAdapter, VendorAdapter } from '../../src/translate/adapter.ts';
 import type { ContentPart } from '../../src/translate/canonical.ts';
-import { anthropicAdapter } from '../../src/translate/anthropic/index.ts';
-import { geminiAdapter } from '../../src/translate/gemini/index.ts';
-import { openAIChatAdapter } from '../../src/translate/openai-chat/index.ts';
-import { responsesAdapter } from '../../src/translate/openai-responses/index.ts';
+import { anthropicChat } from '../../src/protocols/anthropic/translate/index.ts';
+import { geminiChat } from '../../src/protocols/gemini/translate/index.ts';
+import { openAIChatAdapter } from '../../src/protocols/openai/chat/index.ts';
+import { responsesAdapter } from '../../src/protocols/openai/responses/index.ts';
 import { getSignatureOrigin, stripForeignReasoning } from '../../src/translate/reasoning-signature.ts';
 import { createLenientPolicy, createRequest, decodeStream, META } from './fixtures.ts';
 import { readBackTurn } from './reasoning-turns.ts';
@@ -20,7 +20,7 @@ const sse = (events: Array<[string, unknown]>) => events.map(([event, data]) => 
 /** Each protocol's answer: thinking, then a tool call; `parts` is what it means canonically. */
 const VENDORS: Array<{ protocol: string; vendor: VendorAdapter; body: unknown; stream: Array<{ event?: string; data: string }>; parts: ContentPart[] }> = [
   {
-    protocol: 'anthropic', vendor: anthropicAdapter,
+    protocol: 'anthropic', vendor: anthropicChat,
     body: {
       id: 'msg_1', type: 'message', role: 'assistant', model: 'claude', stop_reason: 'tool_use', usage: { input_tokens: 10, output_tokens: 30 },
       content: [{ type: 'thinking', thinking: 'Weather needs a tool.', signature: 'SIG_A' }, { type: 'redacted_thinking', data: 'ENC_A' }, { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }],
@@ -47,7 +47,7 @@ const VENDORS: Array<{ protocol: string; vendor: VendorAdapter; body: unknown; s
     ],
   },
   {
-    protocol: 'gemini', vendor: geminiAdapter,
+    protocol: 'gemini', vendor: geminiChat,
     body: {
       candidates: [{ content: { role: 'model', parts: [{ text: 'Weather needs a tool.', thought: true }, { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'SIG_G' }] }, finishReason: 'STOP' }],
       usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 8, thoughtsTokenCount: 22, totalTokenCount: 40 },
@@ -80,8 +80,8 @@ const VENDORS: Array<{ protocol: string; vendor: VendorAdapter; body: unknown; s
 
 const CLIENTS: Array<{ style: string; client: ClientAdapter; reasoningText: (answer: any) => string }> = [
   { style: 'chat-completions', client: openAIChatAdapter, reasoningText: (a) => a.choices[0].message.reasoning_content },
-  { style: 'messages', client: anthropicAdapter, reasoningText: (a) => a.content.filter((b: any) => b.type === 'thinking').map((b: any) => b.thinking).join('') },
-  { style: 'generate-content', client: geminiAdapter, reasoningText: (a) => a.candidates[0].content.parts.filter((p: any) => p.thought).map((p: any) => p.text).join('') },
+  { style: 'messages', client: anthropicChat, reasoningText: (a) => a.content.filter((b: any) => b.type === 'thinking').map((b: any) => b.thinking).join('') },
+  { style: 'generate-content', client: geminiChat, reasoningText: (a) => a.candidates[0].content.parts.filter((p: any) => p.thought).map((p: any) => p.text).join('') },
   { style: 'responses', client: responsesAdapter, reasoningText: (a) => a.output.filter((i: any) => i.type === 'reasoning').flatMap((i: any) => i.summary.map((s: any) => s.text)).join('') },
 ];
 
@@ -118,8 +118,8 @@ test('usage: reasoning tokens reach every style', () => {
   const request = createRequest({ stream: false });
   expect((openAIChatAdapter.encodeResponse({ content: [], finishReason: 'stop', usage }, META, request) as any).usage.completion_tokens_details.reasoning_tokens).toBe(22);
   expect((responsesAdapter.encodeResponse({ content: [], finishReason: 'stop', usage }, META, request) as any).usage.output_tokens_details.reasoning_tokens).toBe(22);
-  expect((geminiAdapter.encodeResponse({ content: [], finishReason: 'stop', usage }, META, request) as any).usageMetadata.thoughtsTokenCount).toBe(22);
-  expect((anthropicAdapter.encodeResponse({ content: [], finishReason: 'stop', usage }, META, request) as any).usage).toMatchObject({ output_tokens: 30, output_tokens_details: { thinking_tokens: 22 } });
+  expect((geminiChat.encodeResponse({ content: [], finishReason: 'stop', usage }, META, request) as any).usageMetadata.thoughtsTokenCount).toBe(22);
+  expect((anthropicChat.encodeResponse({ content: [], finishReason: 'stop', usage }, META, request) as any).usage).toMatchObject({ output_tokens: 30, output_tokens_details: { thinking_tokens: 22 } });
 });
 
 /** The next request of a client that appends the assistant turn it received, then the tool's result. */

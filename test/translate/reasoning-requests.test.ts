@@ -6,10 +6,10 @@
 import { describe, expect, test } from 'vitest';
 import type { ClientAdapter } from '../../src/translate/adapter.ts';
 import type { ReasoningRequest } from '../../src/translate/canonical.ts';
-import { anthropicAdapter } from '../../src/translate/anthropic/index.ts';
-import { geminiAdapter } from '../../src/translate/gemini/index.ts';
-import { openAIChatAdapter } from '../../src/translate/openai-chat/index.ts';
-import { responsesAdapter } from '../../src/translate/openai-responses/index.ts';
+import { anthropicChat } from '../../src/protocols/anthropic/translate/index.ts';
+import { geminiChat } from '../../src/protocols/gemini/translate/index.ts';
+import { openAIChatAdapter } from '../../src/protocols/openai/chat/index.ts';
+import { responsesAdapter } from '../../src/protocols/openai/responses/index.ts';
 import { createFieldPolicy } from '../../src/translate/field-policy.ts';
 import { createLenientPolicy, createRequest } from './fixtures.ts';
 
@@ -20,14 +20,14 @@ const DECODES: Array<{ style: string; client: ClientAdapter; body: Record<string
   { style: 'chat-completions none', client: openAIChatAdapter, body: { messages: USER, reasoning_effort: 'none' }, reasoning: { enabled: false } },
   { style: 'responses effort + summary', client: responsesAdapter, body: { input: 'hi', reasoning: { effort: 'low', summary: 'auto' } }, reasoning: { enabled: true, effort: 'low', include: true } },
   { style: 'responses effort alone', client: responsesAdapter, body: { input: 'hi', reasoning: { effort: 'medium' } }, reasoning: { enabled: true, effort: 'medium', include: false } },
-  { style: 'messages enabled', client: anthropicAdapter, body: { messages: USER, max_tokens: 9000, thinking: { type: 'enabled', budget_tokens: 5000 } }, reasoning: { enabled: true, budgetTokens: 5000, include: true } },
-  { style: 'messages disabled', client: anthropicAdapter, body: { messages: USER, max_tokens: 10, thinking: { type: 'disabled' } }, reasoning: { enabled: false } },
+  { style: 'messages enabled', client: anthropicChat, body: { messages: USER, max_tokens: 9000, thinking: { type: 'enabled', budget_tokens: 5000 } }, reasoning: { enabled: true, budgetTokens: 5000, include: true } },
+  { style: 'messages disabled', client: anthropicChat, body: { messages: USER, max_tokens: 10, thinking: { type: 'disabled' } }, reasoning: { enabled: false } },
   {
-    style: 'generate-content budget', client: geminiAdapter, body: { contents: [{ parts: [{ text: 'hi' }] }], generationConfig: { thinkingConfig: { thinkingBudget: 2048, includeThoughts: true } } },
+    style: 'generate-content budget', client: geminiChat, body: { contents: [{ parts: [{ text: 'hi' }] }], generationConfig: { thinkingConfig: { thinkingBudget: 2048, includeThoughts: true } } },
     reasoning: { enabled: true, budgetTokens: 2048, include: true },
   },
   {
-    style: 'generate-content level', client: geminiAdapter, body: { contents: [{ parts: [{ text: 'hi' }] }], generationConfig: { thinking_config: { thinking_level: 'high' } } },
+    style: 'generate-content level', client: geminiChat, body: { contents: [{ parts: [{ text: 'hi' }] }], generationConfig: { thinking_config: { thinking_level: 'high' } } },
     reasoning: { enabled: true, effort: 'high' },
   },
 ];
@@ -42,7 +42,7 @@ describe('reasoning requests: decoding', () => {
   test.each([
     { client: openAIChatAdapter, body: { messages: USER, reasoning_effort: 'max' }, param: 'reasoning_effort' },
     { client: responsesAdapter, body: { input: 'hi', reasoning: { effort: 7 } }, param: 'reasoning.effort' },
-    { client: anthropicAdapter, body: { messages: USER, max_tokens: 10, thinking: { type: 'sometimes' } }, param: 'thinking.type' },
+    { client: anthropicChat, body: { messages: USER, max_tokens: 10, thinking: { type: 'sometimes' } }, param: 'thinking.type' },
   ])('an unknown reasoning value is a 400 naming $param', ({ client, body, param }) => {
     expect(() => client.decodeRequest(body, { policy: createLenientPolicy() })).toThrow(expect.objectContaining({ status: 400, param }));
   });
@@ -54,8 +54,8 @@ const options = (strict = false) => ({ model: 'm', policy: createFieldPolicy(str
 describe('reasoning requests: encoding for each vendor protocol', () => {
   test('an effort becomes the table budget for the messages and generate-content protocols, and stays an effort for chat-completions', () => {
     const request = createRequest({ stream: false, maxTokens: 30000, reasoning: { enabled: true, effort: 'high', include: true } });
-    expect(anthropicAdapter.encodeRequest(request, options()).body).toMatchObject({ max_tokens: 30000, thinking: { type: 'enabled', budget_tokens: 20000 } });
-    expect(geminiAdapter.encodeRequest(request, options()).body.generationConfig).toEqual({ maxOutputTokens: 30000, thinkingConfig: { thinkingBudget: 20000, includeThoughts: true } });
+    expect(anthropicChat.encodeRequest(request, options()).body).toMatchObject({ max_tokens: 30000, thinking: { type: 'enabled', budget_tokens: 20000 } });
+    expect(geminiChat.encodeRequest(request, options()).body.generationConfig).toEqual({ maxOutputTokens: 30000, thinkingConfig: { thinkingBudget: 20000, includeThoughts: true } });
     expect(openAIChatAdapter.encodeRequest(request, options()).body).toMatchObject({ reasoning_effort: 'high' });
   });
 
@@ -68,29 +68,29 @@ describe('reasoning requests: encoding for each vendor protocol', () => {
 
   test('reasoning off: a zero thinking budget, no thinking field, no effort', () => {
     const request = createRequest({ reasoning: { enabled: false } });
-    expect((geminiAdapter.encodeRequest(request, options()).body.generationConfig as any).thinkingConfig).toEqual({ thinkingBudget: 0 });
-    expect(anthropicAdapter.encodeRequest(request, options()).body.thinking).toBeUndefined();
+    expect((geminiChat.encodeRequest(request, options()).body.generationConfig as any).thinkingConfig).toEqual({ thinkingBudget: 0 });
+    expect(anthropicChat.encodeRequest(request, options()).body.thinking).toBeUndefined();
     expect(openAIChatAdapter.encodeRequest(request, options()).body.reasoning_effort).toBeUndefined();
   });
 
   test('a messages-protocol budget below 1024 or not below max_tokens is clamped when lenient', () => {
     const small = createRequest({ maxTokens: 8000, reasoning: { enabled: true, budgetTokens: 100 } });
-    expect(anthropicAdapter.encodeRequest(small, options()).body).toMatchObject({ max_tokens: 8000, thinking: { budget_tokens: 1024 } });
+    expect(anthropicChat.encodeRequest(small, options()).body).toMatchObject({ max_tokens: 8000, thinking: { budget_tokens: 1024 } });
     const large = createRequest({ maxTokens: 3000, reasoning: { enabled: true, effort: 'high' } });
-    expect(anthropicAdapter.encodeRequest(large, options()).body).toMatchObject({ max_tokens: 3000, thinking: { budget_tokens: 2999 } });
+    expect(anthropicChat.encodeRequest(large, options()).body).toMatchObject({ max_tokens: 3000, thinking: { budget_tokens: 2999 } });
     const tiny = createRequest({ maxTokens: 500, reasoning: { enabled: true, effort: 'low' } });
-    expect(anthropicAdapter.encodeRequest(tiny, options()).body).toMatchObject({ max_tokens: 1524, thinking: { budget_tokens: 1024 } });
+    expect(anthropicChat.encodeRequest(tiny, options()).body).toMatchObject({ max_tokens: 1524, thinking: { budget_tokens: 1024 } });
   });
 
   test('under a strict policy that budget is a 400 parameter_out_of_range naming the client field', () => {
     const large = createRequest({ maxTokens: 3000, reasoning: { enabled: true, effort: 'high' } });
-    expect(() => anthropicAdapter.encodeRequest(large, options(true))).toThrow(expect.objectContaining({ status: 400, code: 'parameter_out_of_range', param: 'reasoning_effort' }));
+    expect(() => anthropicChat.encodeRequest(large, options(true))).toThrow(expect.objectContaining({ status: 400, code: 'parameter_out_of_range', param: 'reasoning_effort' }));
   });
 
   test('with thinking on the messages protocol gets no temperature (dropped and reported)', () => {
     const policy = createLenientPolicy();
     const request = createRequest({ maxTokens: 9000, temperature: 0.5, reasoning: { enabled: true, effort: 'low' } });
-    const body = anthropicAdapter.encodeRequest(request, { ...options(), policy }).body;
+    const body = anthropicChat.encodeRequest(request, { ...options(), policy }).body;
     expect(body.temperature).toBeUndefined();
     expect(policy.dropped).toEqual(['temperature']);
   });

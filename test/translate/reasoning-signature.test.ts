@@ -1,7 +1,7 @@
 /** Signature tokens: wrapped with their target, read back, and a damaged or foreign one never crashes or leaks. */
 import { describe, expect, test } from 'vitest';
-import { anthropicAdapter } from '../../src/translate/anthropic/index.ts';
-import { openAIChatAdapter } from '../../src/translate/openai-chat/index.ts';
+import { anthropicChat } from '../../src/protocols/anthropic/translate/index.ts';
+import { openAIChatAdapter } from '../../src/protocols/openai/chat/index.ts';
 import { getSignatureOrigin, readSignature, stripForeignReasoning, wrapSignature } from '../../src/translate/reasoning-signature.ts';
 import { createLenientPolicy, createRequest } from './fixtures.ts';
 
@@ -30,7 +30,7 @@ describe('reasoning signature tokens', () => {
 
   test.each(['gwr1.', 'gwr1.!!!', `gwr1.${Buffer.from('[1,2]').toString('base64url')}`, `gwr1.${Buffer.from('{"s":5}').toString('base64url')}`])('a damaged token %s reads as no signature', (value) => {
     expect(readSignature(value).signature).toBeUndefined();
-    const turn = anthropicAdapter.decodeRequest({
+    const turn = anthropicChat.decodeRequest({
       max_tokens: 10,
       messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: [{ type: 'thinking', thinking: 't', signature: value }, { type: 'text', text: 'ok' }] }],
     }, { policy: createLenientPolicy() }).messages[1];

@@ -1,5 +1,8 @@
-import { decodeAnthropicError, readAnthropicUsage } from '../../translate/anthropic/response.ts';
+import { decodeAnthropicError, readAnthropicUsage } from './translate/response.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
+import { SIMULATOR_KEY } from './simulator/key.ts';
+import { anthropicCountClient, anthropicCounter } from './translate/count.ts';
+import { anthropicChat } from './translate/index.ts';
 
 /**
  * Reads Anthropic usage from a message, `message_start` (`message.usage`) or `message_delta` (`usage`) with
@@ -24,4 +27,11 @@ export const anthropicAdapter: ProtocolAdapter = {
   usageFields: ['usage'],
   finishReasonFields: ['stop_reason'],
   readError: decodeAnthropicError,
+  // The messages protocol's temperature is 0..1.
+  requestFacts: { ranges: { temperature: { min: 0, max: 1 }, topP: { min: 0, max: 1 } } },
+  chat: anthropicChat,
+  clients: { messages: { adapter: anthropicChat } },
+  countClient: anthropicCountClient,
+  counter: anthropicCounter,
+  simulator: { key: SIMULATOR_KEY, load: async () => (await import('./simulator/index.ts')).startAnthropicSimulator },
 };

@@ -5,6 +5,8 @@
  */
 import type { VendorAdapter } from '../../translate/adapter.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
+import type { BedrockSimulator } from './simulator/index.ts';
+import { bedrockConfigSchema } from './config-schema.ts';
 import { createBedrockSigner } from './create-signer.ts';
 import { decodeConverseError } from './decode-error.ts';
 import { decodeConverseResponse } from './decode-response.ts';
@@ -19,17 +21,6 @@ function readUsage(json: any): Usage | undefined {
   return usage && typeof usage === 'object' ? readConverseUsage(usage) : undefined;
 }
 
-/** The Bedrock protocol: no passthrough, SigV4 or Bearer (Bedrock API key) auth. */
-export const bedrockProtocol: ProtocolAdapter = {
-  protocol: 'bedrock',
-  passthrough: {},
-  requestHeaders: ['content-type', 'accept'],
-  readUsage,
-  usageFields: ['usage'],
-  readError: decodeConverseError,
-  createSigner: createBedrockSigner,
-};
-
 /** Canonical chat <-> Converse (`/model/{modelId}/converse` and `converse-stream`). */
 export const bedrockChat: VendorAdapter = {
   encodeRequest: encodeConverseRequest,
@@ -37,4 +28,19 @@ export const bedrockChat: VendorAdapter = {
   createStreamDecoder: createConverseStreamDecoder,
   createStreamParser: createEventStreamParser,
   decodeError: decodeConverseError,
+};
+
+/** The Bedrock protocol: no passthrough, SigV4 or Bearer (Bedrock API key) auth. */
+export const bedrockProtocol: ProtocolAdapter<BedrockSimulator> = {
+  protocol: 'bedrock',
+  passthrough: {},
+  requestHeaders: ['content-type', 'accept'],
+  readUsage,
+  usageFields: ['usage'],
+  readError: decodeConverseError,
+  createSigner: createBedrockSigner,
+  requestFacts: { ranges: { temperature: { min: 0, max: 1 }, topP: { min: 0, max: 1 } } },
+  chat: bedrockChat,
+  configSchema: bedrockConfigSchema,
+  simulator: { key: 'sim-bedrock-secret-access-key', load: async () => (await import('./simulator/index.ts')).startBedrockSimulator },
 };

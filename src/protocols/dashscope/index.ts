@@ -1,5 +1,6 @@
 import { isJsonObject } from '../../transforms/path.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
+import { SIMULATOR_KEY } from './simulator/key.ts';
 import { dashscopeImageTasks } from './image-tasks.ts';
 
 /** Reads DashScope usage (`usage.input_tokens`/`output_tokens`/`total_tokens`; image tasks report none). */
@@ -24,4 +25,6 @@ export const dashscopeAdapter: ProtocolAdapter = {
     return { status, type: known ? String(body.code) : 'upstream_error', message, authFailure: status === 401 || status === 403 };
   },
   imageTasks: dashscopeImageTasks,
+  requestFacts: {},
+  simulator: { key: SIMULATOR_KEY, load: async () => (await import('./simulator/index.ts')).startDashScopeSimulator },
 };

@@ -1,5 +1,8 @@
-import { decodeGeminiError, readGeminiUsage } from '../../translate/gemini/response.ts';
+import { decodeGeminiError, readGeminiUsage } from './translate/response.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
+import { SIMULATOR_KEY } from './simulator/key.ts';
+import { geminiCountClient, geminiCounter } from './translate/count.ts';
+import { geminiChat } from './translate/index.ts';
 
 /**
  * Reads Gemini `usageMetadata` (every stream chunk carries it; the last one holds the final counts) with the
@@ -24,4 +27,13 @@ export const geminiAdapter: ProtocolAdapter = {
   usageFields: ['usageMetadata'],
   finishReasonFields: ['finishReason'],
   readError: decodeGeminiError,
+  requestFacts: { ranges: { temperature: { min: 0, max: 2 }, topP: { min: 0, max: 1 } } },
+  chat: geminiChat,
+  clients: {
+    'generate-content': { adapter: geminiChat, stream: false },
+    'stream-generate-content': { adapter: geminiChat, stream: true },
+  },
+  countClient: geminiCountClient,
+  counter: geminiCounter,
+  simulator: { key: SIMULATOR_KEY, load: async () => (await import('./simulator/index.ts')).startGeminiSimulator },
 };

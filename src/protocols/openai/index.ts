@@ -1,5 +1,10 @@
-import { decodeOpenAIError } from '../../translate/openai-chat/response.ts';
+import { decodeOpenAIError } from './chat/response.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
+import { SIMULATOR_KEY } from './simulator/key.ts';
+import type { OpenAISimulator } from './simulator/index.ts';
+import { completionsAdapter } from './completions/index.ts';
+import { openAIChatAdapter } from './chat/index.ts';
+import { responsesAdapter } from './responses/index.ts';
 
 /**
  * Reads OpenAI usage: chat/completions/embeddings (`prompt_tokens`...), responses (`input_tokens`...) and a
@@ -23,7 +28,7 @@ function readUsage(json: any): Usage | undefined {
 const INCLUDE_USAGE = Buffer.from(',"stream_options":{"include_usage":true}');
 
 /** The OpenAI protocol (and every OpenAI-compatible vendor): `/v1/*` endpoints forwarded as they are. */
-export const openaiAdapter: ProtocolAdapter = {
+export const openaiAdapter: ProtocolAdapter<OpenAISimulator> = {
   protocol: 'openai',
   style: 'openai',
   passthrough: {
@@ -60,4 +65,19 @@ export const openaiAdapter: ProtocolAdapter = {
   },
   isUsageOnlyEvent: (json) => Array.isArray(json?.choices) && json.choices.length === 0 && json.usage != null,
   readError: decodeOpenAIError,
+  requestFacts: { maxTokensField: 'max_completion_tokens', ranges: { temperature: { min: 0, max: 2 }, topP: { min: 0, max: 1 } } },
+  chat: openAIChatAdapter,
+  clients: {
+    chat: { adapter: openAIChatAdapter },
+    responses: { adapter: responsesAdapter, gatewayState: true },
+    completions: { adapter: completionsAdapter },
+  },
+  refusedWhenTranslated: {
+    // `/v1/responses/compact` needs the vendor's stored responses; translated vendors keep none.
+    'responses-compact': {
+      message: "Compacting a response needs a vendor that keeps response state ('previous_response_id'); the vendor of this model does not.",
+      param: 'previous_response_id',
+    },
+  },
+  simulator: { key: SIMULATOR_KEY, load: async () => (await import('./simulator/index.ts')).startOpenAISimulator },
 };

@@ -9,7 +9,7 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BEDROCK_SIM_ACCESS_KEY_ID, startBedrockSimulator, type BedrockSimulator } from '../../../src/protocols/bedrock/simulator/index.ts';
 import { signConverseThinking } from '../../../src/protocols/bedrock/simulator/plan-reply.ts';
-import { signClaudeThinking } from '../../../src/simulators/anthropic-thinking.ts';
+import { signClaudeThinking } from '../../../src/protocols/anthropic/simulator/thinking.ts';
 
 const SECRET = 'sim-secret-for-sdk-test';
 const MODEL_ID = 'us.anthropic.claude-sonnet-4-20250514-v1:0';

@@ -1,7 +1,7 @@
 /** The simulated Bedrock model's reply to a Converse body (the same echo and tool rules as the others). */
 import { createHash } from 'node:crypto';
-import { planClaudeReply, type ClaudeReply } from '../../../simulators/anthropic-messages.ts';
-import { findThinkingProblem } from '../../../simulators/anthropic-thinking.ts';
+import { planClaudeReply, type ClaudeReply } from '../../anthropic/simulator/messages.ts';
+import { findThinkingProblem } from '../../anthropic/simulator/thinking.ts';
 import { countTokens, isObject } from '../../../simulators/text.ts';
 
 /** A reply with its stop reason in Converse terms and its prompt-cache counts. */

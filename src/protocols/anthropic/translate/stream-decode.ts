@@ -1,0 +1,138 @@
+/** Messages-protocol stream (vendor side) -> canonical stream events. */
+import type { SseEvent } from '../../../sse/parse.ts';
+import type { StreamEvent } from '../../../translate/canonical.ts';
+import type { StreamDecoder } from '../../../translate/adapter.ts';
+import { isRecord, parseStreamEvent } from '../../../translate/helpers.ts';
+import { decodeAnthropicError, readAnthropicStop, readAnthropicUsage } from './response.ts';
+
+/**
+ * Decodes a messages stream: `message_start` (id, model, input usage), text and `tool_use` blocks with
+ * `text_delta` / `input_json_delta`, `message_delta` (stop reason and cumulative usage), `message_stop`
+ * (completion), `error`. Pings produce nothing; `thinking` blocks give reasoning events (`thinking_delta`,
+ * then `signature_delta`), `redacted_thinking` blocks one redacted event.
+ */
+export function createAnthropicStreamDecoder(): StreamDecoder {
+  const toolIndexes = new Map<number, number>();
+  // A plain property, not a getter: a decoder is made per stream, and an accessor literal costs more.
+  const decoder = {
+    done: false,
+    decode(event: SseEvent): StreamEvent[] {
+      // Pings and block ends carry nothing the canonical stream needs, nor does the end of the message
+      // beyond being there, nor the usual empty text block start: none of them is parsed.
+      if (event.event === 'ping' || event.event === 'content_block_stop') return [];
+      if (event.event === 'message_stop') {
+        decoder.done = true;
+        return [];
+      }
+      if (isEmptyTextStart(event.data)) return [];
+      const text = readTextDelta(event.data);
+      if (text !== undefined) return text ? [{ type: 'text', text }] : [];
+      const data = parseStreamEvent(event.data);
+      const type = typeof data.type === 'string' ? data.type : event.event;
+      switch (type) {
+        case 'message_start': {
+          const message = isRecord(data.message) ? data.message : {};
+          return [
+            { type: 'start', id: typeof message.id === 'string' ? message.id : undefined, model: typeof message.model === 'string' ? message.model : undefined },
+            { type: 'usage', usage: readAnthropicUsage(message.usage) },
+          ];
+        }
+        case 'content_block_start':
+          return readBlockStart(data, toolIndexes);
+        case 'content_block_delta':
+          return readBlockDelta(data, toolIndexes);
+        case 'message_delta': {
+          const delta = isRecord(data.delta) ? data.delta : {};
+          const out: StreamEvent[] = [];
+          if (delta.stop_reason) {
+            const stopSequence = typeof delta.stop_sequence === 'string' ? delta.stop_sequence : undefined;
+            out.push({ type: 'finish', reason: readAnthropicStop(delta.stop_reason), ...(stopSequence === undefined ? {} : { stopSequence }) });
+          }
+          if (isRecord(data.usage)) out.push({ type: 'usage', usage: readAnthropicUsage(data.usage) });
+          return out;
+        }
+        case 'message_stop':
+          decoder.done = true;
+          return [];
+        case 'error':
+          return [{ type: 'error', error: decodeAnthropicError(0, data) }];
+        default:
+          return [];
+      }
+    },
+  };
+  return decoder;
+}
+
+const TEXT_START_HEAD = '{"type":"content_block_start","index":';
+const TEXT_START_TAIL = ',"content_block":{"type":"text","text":""}}';
+
+/** Whether `data` is exactly the start of a text block with no text yet (how the API starts one). */
+function isEmptyTextStart(data: string): boolean {
+  if (!data.startsWith(TEXT_START_HEAD) || !data.endsWith(TEXT_START_TAIL)) return false;
+  return isDigits(data, TEXT_START_HEAD.length, data.length - TEXT_START_TAIL.length);
+}
+
+/** Whether `text` holds only ASCII digits from `start` to `end` (and at least one). */
+function isDigits(text: string, start: number, end: number): boolean {
+  if (end <= start) return false;
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x30 || code > 0x39) return false;
+  }
+  return true;
+}
+
+const TEXT_DELTA_HEAD = '{"type":"content_block_delta","index":';
+const TEXT_DELTA_FIELD = ',"delta":{"type":"text_delta","text":';
+const QUOTE = 0x22;
+
+/**
+ * The text of a `text_delta` event written the way the API writes it (most events of a stream), read
+ * without parsing the whole event: only its string literal is decoded. Anything else (other key order,
+ * extra fields, spaces) gives undefined and goes through the full parse.
+ */
+function readTextDelta(data: string): string | undefined {
+  if (!data.startsWith(TEXT_DELTA_HEAD)) return undefined;
+  const field = data.indexOf(TEXT_DELTA_FIELD, TEXT_DELTA_HEAD.length);
+  if (field === -1 || !isDigits(data, TEXT_DELTA_HEAD.length, field)) return undefined;
+  const start = field + TEXT_DELTA_FIELD.length;
+  const end = data.length - 2;
+  if (!data.endsWith('}}') || end - start < 2 || data.charCodeAt(start) !== QUOTE || data.charCodeAt(end - 1) !== QUOTE) return undefined;
+  const literal = data.slice(start, end);
+  // One plain literal (no escapes, no quote before its end) is its own text; anything else is parsed.
+  if (literal.indexOf('\\') === -1) return literal.indexOf('"', 1) === literal.length - 1 ? literal.slice(1, -1) : undefined;
+  try {
+    const text: unknown = JSON.parse(literal);
+    return typeof text === 'string' ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readBlockStart(data: Record<string, any>, toolIndexes: Map<number, number>): StreamEvent[] {
+  const block = isRecord(data.content_block) ? data.content_block : {};
+  if (block.type === 'text') return block.text ? [{ type: 'text', text: block.text }] : [];
+  if (block.type === 'thinking') return block.thinking ? [{ type: 'reasoning', text: String(block.thinking) }] : [];
+  if (block.type === 'redacted_thinking') return typeof block.data === 'string' ? [{ type: 'reasoning_redacted', data: block.data }] : [];
+  if (block.type !== 'tool_use') return [];
+  const index = toolIndexes.size;
+  toolIndexes.set(Number(data.index), index);
+  const out: StreamEvent[] = [{ type: 'tool_call_start', index, id: String(block.id ?? ''), name: String(block.name ?? '') }];
+  if (isRecord(block.input) && Object.keys(block.input).length > 0) {
+    out.push({ type: 'tool_call_delta', index, arguments: JSON.stringify(block.input) });
+  }
+  return out;
+}
+
+function readBlockDelta(data: Record<string, any>, toolIndexes: Map<number, number>): StreamEvent[] {
+  const delta = isRecord(data.delta) ? data.delta : {};
+  if (delta.type === 'text_delta' && typeof delta.text === 'string' && delta.text) return [{ type: 'text', text: delta.text }];
+  if (delta.type === 'thinking_delta' && typeof delta.thinking === 'string' && delta.thinking) return [{ type: 'reasoning', text: delta.thinking }];
+  if (delta.type === 'signature_delta' && typeof delta.signature === 'string' && delta.signature) return [{ type: 'reasoning_signature', signature: delta.signature }];
+  if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string' && delta.partial_json) {
+    const index = toolIndexes.get(Number(data.index));
+    if (index !== undefined) return [{ type: 'tool_call_delta', index, arguments: delta.partial_json }];
+  }
+  return [];
+}

@@ -1,0 +1,40 @@
+/** The messages protocol's `thinking` request field, from the canonical reasoning request. */
+import type { CanonicalRequest } from '../../../translate/canonical.ts';
+import type { EncodeOptions } from '../../../translate/adapter.ts';
+import { fitThinkingBudget, getReasoningBudget } from '../../../translate/reasoning-budget.ts';
+
+/**
+ * Sets `thinking` (and fits `max_tokens` around its budget: reasoning-budget.ts) on a messages body.
+ * The protocol rejects sampling changes with thinking on, so temperature and top_k go through the
+ * field policy. When the conversation's last assistant turn made tool calls without signed thinking
+ * (it came from another target and its signatures were stripped), the vendor would reject the turn:
+ * thinking is left off for it and `reasoning` reported in `x-gateway-dropped-fields`.
+ */
+export function writeThinking(body: Record<string, unknown>, request: CanonicalRequest, options: EncodeOptions): void {
+  const { reasoning } = request;
+  if (!reasoning?.enabled) return;
+  const { policy } = options;
+  if (lacksSignedThinking(request)) {
+    policy.ignore('reasoning');
+    return;
+  }
+  const field = options.fieldNames?.reasoning ?? 'thinking.budget_tokens';
+  const fitted = fitThinkingBudget(getReasoningBudget(reasoning, options.reasoningBudgets), Number(body.max_tokens), policy, field);
+  body.max_tokens = fitted.maxTokens;
+  body.thinking = { type: 'enabled', budget_tokens: fitted.budget };
+  if (body.temperature !== undefined) {
+    policy.drop('temperature', 'the vendor takes no temperature with reasoning on');
+    delete body.temperature;
+  }
+  if (body.top_k !== undefined) {
+    policy.drop('topK', 'the vendor takes no top_k with reasoning on');
+    delete body.top_k;
+  }
+}
+
+/** Whether the last assistant turn has tool calls but no signed (or redacted) thinking. */
+function lacksSignedThinking(request: CanonicalRequest): boolean {
+  const last = [...request.messages].reverse().find((message) => message.role === 'assistant');
+  if (!last || !last.content.some((part) => part.type === 'tool_call')) return false;
+  return !last.content.some((part) => part.type === 'reasoning' && (part.signature || part.redacted !== undefined));
+}

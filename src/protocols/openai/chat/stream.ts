@@ -1,0 +1,138 @@
+/** Chat-completions streams: vendor chunks -> canonical events, and canonical events -> client chunks. */
+import type { SseEvent } from '../../../sse/parse.ts';
+import { formatSseEvent, formatSseJson } from '../../../sse/write.ts';
+import type { CanonicalRequest, CanonicalUsage, ReasoningPart, StreamEvent } from '../../../translate/canonical.ts';
+import { mergeUsage } from '../../../translate/canonical.ts';
+import type { ResponseMeta, StreamDecoder, StreamEncoder } from '../../../translate/adapter.ts';
+import { isRecord, parseStreamEvent, withIdPrefix } from '../../../translate/helpers.ts';
+import { decodeOpenAIError, readOpenAIFinish, readOpenAIUsage, readReasoningText, readVendorCallSignature, writeOpenAIFinish, writeOpenAIUsage } from './response.ts';
+import { writeClientCallExtra, writeThinkingBlock } from './reasoning.ts';
+
+/**
+ * Decodes a chat-completions stream: `data:` chunks, `tool_calls[index]` deltas (the first delta of an
+ * index carries id and name), a usage chunk, and the `[DONE]` sentinel that marks completion.
+ */
+export function createOpenAIChatStreamDecoder(): StreamDecoder {
+  let started = false;
+  const toolIndexes = new Map<number, number>();
+  // A plain property, not a getter: a decoder is made per stream, and an accessor literal costs more.
+  const decoder = {
+    done: false,
+    decode(event: SseEvent): StreamEvent[] {
+      if (event.data === '[DONE]') {
+        decoder.done = true;
+        return [];
+      }
+      const chunk = parseStreamEvent(event.data);
+      if (isRecord(chunk.error)) return [{ type: 'error', error: decodeOpenAIError(500, chunk) }];
+      const out: StreamEvent[] = [];
+      if (!started) {
+        started = true;
+        out.push({ type: 'start', id: typeof chunk.id === 'string' ? chunk.id : undefined, model: typeof chunk.model === 'string' ? chunk.model : undefined });
+      }
+      const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+      if (isRecord(choice)) readChoice(choice, toolIndexes, out);
+      if (isRecord(chunk.usage)) out.push({ type: 'usage', usage: readOpenAIUsage(chunk.usage) });
+      return out;
+    },
+  };
+  return decoder;
+}
+
+function readChoice(choice: Record<string, any>, toolIndexes: Map<number, number>, out: StreamEvent[]): void {
+  const delta = isRecord(choice.delta) ? choice.delta : {};
+  const reasoning = readReasoningText(delta);
+  if (reasoning) out.push({ type: 'reasoning', text: reasoning });
+  const text = typeof delta.content === 'string' ? delta.content : typeof delta.refusal === 'string' ? delta.refusal : '';
+  if (text) out.push({ type: 'text', text });
+  if (Array.isArray(delta.tool_calls)) {
+    delta.tool_calls.forEach((call: unknown, position: number) => {
+      if (!isRecord(call)) return;
+      const vendorIndex = typeof call.index === 'number' ? call.index : position;
+      let index = toolIndexes.get(vendorIndex);
+      if (index === undefined) {
+        index = toolIndexes.size;
+        toolIndexes.set(vendorIndex, index);
+        const signature = readVendorCallSignature(call);
+        out.push({ type: 'tool_call_start', index, id: String(call.id ?? ''), name: String(call.function?.name ?? ''), ...(signature ? { signature } : {}) });
+      }
+      const args = call.function?.arguments;
+      if (typeof args === 'string' && args) out.push({ type: 'tool_call_delta', index, arguments: args });
+    });
+  }
+  if (typeof choice.finish_reason === 'string') out.push({ type: 'finish', reason: readOpenAIFinish(choice.finish_reason) });
+}
+
+/**
+ * Encodes a chat-completions stream for the client: a role chunk, content and `tool_calls[index]`
+ * deltas, a finish chunk, then (when the client set `stream_options.include_usage`) a usage chunk with
+ * empty `choices`, and `data: [DONE]`. Reasoning text goes in `reasoning_content` deltas; at each
+ * signature (or redacted block) a delta carries the whole `thinking_blocks` list so far (the SDK keeps
+ * the last value of a field it does not know); a call's signature token comes whole in its first delta.
+ */
+export function createOpenAIChatStreamEncoder(meta: ResponseMeta, request: CanonicalRequest): StreamEncoder {
+  const id = withIdPrefix('chatcmpl-', meta.id);
+  let started = false;
+  let finished = false;
+  let usage: CanonicalUsage = {};
+  // Every chunk shares its envelope: serialised once, byte for byte what JSON.stringify gives for
+  // { id, object, created, model, choices: [{ index, delta, logprobs, finish_reason }] }.
+  const head = `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${meta.created},"model":${JSON.stringify(meta.model)},"choices":[{"index":0,"delta":`;
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null): string =>
+    `${head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}\n\n`;
+  // The most frequent chunk, { content } as JSON.stringify writes it.
+  const textChunk = (text: string): string => `${head}{"content":${JSON.stringify(text)}},"logprobs":null,"finish_reason":null}]}\n\n`;
+  const blocks: Array<Record<string, unknown>> = [];
+  let thinking = '';
+  const addBlock = (part: ReasoningPart): string => {
+    const block = writeThinkingBlock({ ...part, text: thinking }, meta.origin);
+    thinking = '';
+    if (block) blocks.push(block);
+    return start() + chunk({ thinking_blocks: blocks });
+  };
+  const start = (): string => {
+    if (started) return '';
+    started = true;
+    return chunk({ role: 'assistant', content: '' });
+  };
+  return {
+    encode(event) {
+      switch (event.type) {
+        case 'start':
+          return start();
+        case 'text':
+          return start() + textChunk(event.text);
+        case 'reasoning':
+          thinking += event.text;
+          return start() + chunk({ reasoning_content: event.text });
+        case 'reasoning_signature':
+          return addBlock({ type: 'reasoning', text: '', signature: event.signature, ...(event.origin ? { origin: event.origin } : {}) });
+        case 'reasoning_redacted':
+          return addBlock({ type: 'reasoning', text: '', redacted: event.data, ...(event.origin ? { origin: event.origin } : {}) });
+        case 'tool_call_start': {
+          const call = { index: event.index, id: event.id, type: 'function', function: { name: event.name, arguments: '' }, ...writeClientCallExtra(event, meta.origin) };
+          return start() + chunk({ tool_calls: [call] });
+        }
+        case 'tool_call_delta':
+          return start() + chunk({ tool_calls: [{ index: event.index, function: { arguments: event.arguments } }] });
+        case 'finish':
+          if (finished) return '';
+          finished = true;
+          return start() + chunk({}, writeOpenAIFinish(event.reason));
+        case 'usage':
+          usage = mergeUsage(usage, event.usage);
+          return '';
+        default:
+          return '';
+      }
+    },
+    end() {
+      let text = start();
+      if (!finished) text += chunk({}, 'stop');
+      if (request.includeUsage) {
+        text += formatSseJson({ id, object: 'chat.completion.chunk', created: meta.created, model: meta.model, choices: [], usage: writeOpenAIUsage(usage) });
+      }
+      return text + formatSseEvent('[DONE]');
+    },
+  };
+}

@@ -1,0 +1,2 @@
+/** The key the simulated vendor accepts unless started with another. */
+export const SIMULATOR_KEY = 'sk-sim-openai';
