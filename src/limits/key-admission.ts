@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { BudgetSpec } from '../config/types.ts';
 import type { GatewayError } from '../errors.ts';
 import { BUDGET_HEADER, formatUsd, getBudgetPeriod, toNano } from './budget-period.ts';
-import type { Admission, UsageBound } from './limiter.ts';
+import type { Admission, UsageBound } from './admission.ts';
 import { getRateHeaders } from './rate-headers.ts';
 import type { LocalLimitStore } from './local-store.ts';
 import type { AdmitResult, BudgetRequest, LimitStore, ReserveRequest, ReserveResult } from './store.ts';
