@@ -1288,6 +1288,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ModelBody"];
+                "multipart/form-data": Record<string, never>;
             };
         };
         responses: {

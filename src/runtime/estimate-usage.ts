@@ -1,5 +1,6 @@
 import type { ChargedUsage, RequestContext } from './types.ts';
 import { countTextTokens } from './count-text-tokens.ts';
+import { isMultipartContentType } from './json-bytes.ts';
 
 /**
  * The billing rule's fallback: every request that reached a vendor is charged, streamed or not, finished
@@ -58,6 +59,6 @@ function fillEstimate(usage: ChargedUsage, input: number, output: number): void 
 
 /** The size of a JSON request body as announced (uploads are not text: they count nothing). */
 function readRequestBytes(ctx: RequestContext): number {
-  if (ctx.route.body !== 'json') return 0;
+  if (ctx.route.body !== 'json' || isMultipartContentType(ctx.req.headers['content-type'])) return 0;
   return Number(ctx.req.headers['content-length']) || 0;
 }

@@ -2,6 +2,7 @@ import { GatewayError } from '../errors.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
 import { createPassthrough } from './passthrough.ts';
 import type { HandlerSet } from './dispatch-table.ts';
+import { rewriteFormField } from './multipart-form.ts';
 import { sendJson } from './respond.ts';
 import { encodeTaskId } from './task-id.ts';
 import { readErrorBody, toVendorError } from './vendor-error.ts';
@@ -15,17 +16,23 @@ function getEndpoint(call: OpCall, op: 'videos-create' | 'videos-get' | 'videos-
   return endpoint;
 }
 
+/**
+ * The submission sent to the vendor, in the form the client used (the OpenAI video API takes JSON and
+ * multipart), the model named as the vendor knows it.
+ */
+async function buildBody(call: OpCall): Promise<{ body?: string | Buffer; contentType?: string }> {
+  if (call.upload) return rewriteFormField(call.upload, call.ctx.req.headers['content-type']!, call.ctx.route.model.name, call.target.upstream);
+  if (!call.raw) return {};
+  const body = call.body.model !== call.target.upstream ? JSON.stringify({ ...call.body, model: call.target.upstream }) : call.raw;
+  return { body, contentType: 'application/json' };
+}
+
 /** Calls the vendor's video endpoint and answers its JSON with the task id replaced by a signed gateway id. */
 async function forwardTask(call: OpCall, op: 'videos-create' | 'videos-get'): Promise<void> {
   const endpoint = getEndpoint(call, op);
   const path = endpoint.path.replace('{task_id}', encodeURIComponent(call.ctx.params.task_id ?? ''));
-  const body = call.raw && call.body.model !== call.target.upstream ? JSON.stringify({ ...call.body, model: call.target.upstream }) : call.raw;
-  const response = await call.callVendor({
-    method: endpoint.method,
-    path,
-    headers: body ? { 'content-type': 'application/json' } : {},
-    body,
-  });
+  const { body, contentType } = await buildBody(call);
+  const response = await call.callVendor({ method: endpoint.method, path, headers: contentType ? { 'content-type': contentType } : {}, body });
   const { json } = await readErrorBody(response);
   if (response.status >= 400) throw toVendorError(call.vendor, response.status, json, response.headers);
   const task = json as Record<string, unknown> | undefined;
