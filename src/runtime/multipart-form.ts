@@ -28,9 +28,10 @@ export async function rewriteFormField(
     let head = `--${boundary}\r\nContent-Disposition: form-data; name="${escapeName(part.name)}"`;
     if ('data' in part) {
       head += `; filename="${escapeName(part.filename)}"\r\nContent-Type: ${part.mimeType.replace(/[\r\n]/g, '')}`;
-      chunks.push(Buffer.from(`${head}\r\n\r\n`), part.data, Buffer.from('\r\n'));
+      chunks.push(Buffer.from(`${head}\r\n\r\n`, 'latin1'), part.data, Buffer.from('\r\n'));
     } else {
-      chunks.push(Buffer.from(`${head}\r\n\r\n${part.name === field ? value : part.value}\r\n`));
+      const content = part.name === field ? Buffer.from(value) : Buffer.from(part.value, 'latin1');
+      chunks.push(Buffer.from(`${head}\r\n\r\n`, 'latin1'), content, Buffer.from('\r\n'));
     }
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
@@ -42,11 +43,15 @@ function escapeName(name: string): string {
   return name.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
+/**
+ * Parses the form in order. Names, filenames and values are read as latin1 (one character per byte) and
+ * written back so: the vendor gets the client's bytes whatever their encoding.
+ */
 function readForm(upload: Readable, contentType: string): Promise<FormPart[]> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: Infinity } });
+      parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: Infinity }, defCharset: 'latin1', defParamCharset: 'latin1' });
     } catch (cause) {
       return reject(malformed(cause));
     }
