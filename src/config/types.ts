@@ -37,6 +37,8 @@ export const OPERATIONS = [
   'videos-content',
   'videos-create',
   'videos-get',
+  'videos-delete',
+  'videos-remix',
 ] as const;
 
 /** One operation name from {@link OPERATIONS}. */

@@ -130,19 +130,31 @@ describe('the official OpenAI SDK uses /v1/videos unchanged', () => {
     expect(gw.sims.openai.received).toEqual([]);
   });
 
-  it('answers list, delete and remix (not routed) 404 in OpenAI style naming the path', async () => {
-    const created = await openai.videos.create({ model: 'sora-2', prompt: 'mine' });
+  it('remixes and deletes through the signed id only the owning key may use; list is not routed (404 naming the path)', async () => {
+    const created = await openai.videos.create({ model: ALIAS as any, prompt: 'mine' });
+    await expect(clientFor(OTHER_KEY).videos.remix(created.id, { prompt: 'theirs' })).rejects.toMatchObject({ status: 404 });
+    await expect(clientFor(OTHER_KEY).videos.delete(created.id)).rejects.toMatchObject({ status: 404 });
+    const remixed = await openai.videos.remix(created.id, { prompt: 'again' });
+    expect(remixed.id).toMatch(/^task_/);
+    expect(remixed.id).not.toBe(created.id);
+    expect(remixed.model).toBe(ALIAS);
+    expect(remixed.remixed_from_video_id).toBe(created.id);
+    const remixAtVendor = gw.sims.openai.received.at(-1)!;
+    expect(remixAtVendor.url).toMatch(/^\/v1\/videos\/video_\w+\/remix$/);
+    expect(JSON.parse(remixAtVendor.body.toString())).toEqual({ prompt: 'again' });
+    expect(remixAtVendor.headers.authorization).toBe(`Bearer ${SIMULATOR_KEYS.openai}`);
+    expect((await openai.videos.retrieve(remixed.id)).prompt).toBe('again');
+
+    const deleted = await openai.videos.delete(created.id);
+    expect(deleted).toEqual({ id: created.id, object: 'video.deleted', deleted: true });
+    expect(gw.sims.openai.received.at(-1)!.method).toBe('DELETE');
+    await expect(openai.videos.retrieve(created.id)).rejects.toMatchObject({ status: 404 });
+
     const calls = gw.sims.openai.received.length;
-    for (const attempt of [
-      () => openai.videos.list(),
-      () => openai.videos.delete(created.id),
-      () => openai.videos.remix(created.id, { prompt: 'again' }),
-    ]) {
-      const error: any = await attempt().catch((failure) => failure);
-      expect(error).toBeInstanceOf(OpenAI.APIError);
-      expect(error.status).toBe(404);
-      expect(error.error.message).toContain('/v1/videos');
-    }
+    const error: any = await openai.videos.list().catch((failure) => failure);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect(error.status).toBe(404);
+    expect(error.error.message).toContain('/v1/videos');
     expect(gw.sims.openai.received.length).toBe(calls);
   });
 });
