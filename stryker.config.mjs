@@ -16,8 +16,8 @@ const SETS = {
   sse: { mutate: ['src/sse/**/*.ts'], tests: ['test/sse/**/*.test.ts'] },
   // The error class, and each style's error body and stream-error frame (in its protocol folder).
   errors: {
-    mutate: ['src/errors.ts', 'src/protocols/*/error-body.ts', 'src/protocols/*/style.ts'],
-    tests: ['test/errors/**/*.test.ts', 'test/e2e/errors.test.ts', 'test/protocols/style-facts.test.ts'],
+    mutate: ['src/errors.ts', 'src/protocols/render-error.ts', 'src/protocols/*/error-body.ts', 'src/protocols/*/style.ts'],
+    tests: ['test/errors/**/*.test.ts', 'test/protocols/render-*.test.ts', 'test/e2e/errors.test.ts', 'test/protocols/style-facts.test.ts'],
   },
   'auth-body': {
     mutate: ['src/runtime/auth.ts', 'src/runtime/read-body.ts'],
@@ -44,7 +44,7 @@ const SETS = {
   // The hardening issue's error boundary: answers to broken connections and the request listener's
   // fail, failBare and close handler (the lines of handle-request.ts after `serve`).
   boundary: {
-    mutate: ['src/runtime/client-error.ts', 'src/runtime/handle-request.ts:188-293'],
+    mutate: ['src/runtime/client-error.ts', 'src/runtime/handle-request.ts:191-297'],
     tests: [
       'test/runtime/client-error*.test.ts',
       'test/runtime/check-request-head.test.ts',

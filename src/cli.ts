@@ -115,7 +115,7 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
       return 0;
     }
   }
-  const { createGateway } = await import('./runtime/create-gateway.ts');
+  const { createGateway } = await import('./gateway/create-gateway.ts');
   const { SIMULATOR_CLIENT_KEY, simulateVendors } = await import('./simulate.ts');
   let simulators: Awaited<ReturnType<typeof simulateVendors>>['sims'] | undefined;
   if (simulate) {

@@ -1,6 +1,3 @@
-import type { Style } from './config/types.ts';
-import { DEFAULT_STYLE, getStyleFacts } from './protocols/styles.ts';
-
 /** Options of a {@link GatewayError}. */
 export interface GatewayErrorOptions {
   /** The request field the error is about (OpenAI `param`). */
@@ -16,7 +13,8 @@ export interface GatewayErrorOptions {
 
 /**
  * The one error class of the gateway. Thrown anywhere in a request; turned into the caller's own
- * protocol error body by {@link renderError} (and {@link renderStreamError} once a stream has begun).
+ * protocol error body by the protocol that owns the style (`renderError` in src/protocols/render-error.ts,
+ * and `renderStreamError` once a stream has begun).
  */
 export class GatewayError extends Error {
   readonly status: number;
@@ -37,31 +35,8 @@ export class GatewayError extends Error {
   }
 }
 
-/** The style of answers given before any route is known (Node's own rejections, a request no context could be made for, `/files/`). */
-export const UNROUTED_STYLE: Style = DEFAULT_STYLE;
-
 /** Turns anything thrown into a GatewayError (unknown errors become a 500 without internals). */
 export function toGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
   return new GatewayError(500, 'internal_error', 'The gateway failed to handle the request.', { cause: error });
-}
-
-/** The JSON error body of `error` in the caller's style (the style's own writer, `src/protocols/<style>/`). */
-export function renderErrorBody(style: Style, error: GatewayError, requestId: string): object {
-  return getStyleFacts(style).writeErrorBody(error, requestId);
-}
-
-/** Status, headers and serialized body of an error response in the caller's style. */
-export function renderError(style: Style, error: GatewayError, requestId: string) {
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...error.headers };
-  if (error.retryAfter !== undefined) headers['retry-after'] = String(Math.max(0, Math.ceil(error.retryAfter)));
-  return { status: error.status, headers, body: JSON.stringify(renderErrorBody(style, error, requestId)) };
-}
-
-/**
- * The SSE text that ends an already-started stream with an error, in the caller's style (the style's own
- * frame: Anthropic's `event: error`, an OpenAI/Google `data:` error object).
- */
-export function renderStreamError(style: Style, error: GatewayError, requestId: string): string {
-  return getStyleFacts(style).writeStreamErrorFrame(JSON.stringify(renderErrorBody(style, error, requestId)));
 }

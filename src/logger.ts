@@ -11,18 +11,33 @@ const destinations = new WeakMap<Logger, RedactingDestination>();
 
 /** How long a line may wait in the log buffer before it is written anyway (a quiet gateway still logs promptly). */
 const FLUSH_INTERVAL_MS = 200;
+/** Lines are gathered until they hold this many bytes, then written in one write. */
+const BATCH_BYTES = 3072;
+/** No write is longer (PIPE_BUF, unless one line alone is): workers sharing one pipe never interleave inside a line. */
+const MAX_WRITE_BYTES = 4096;
 
 /**
  * The default destination: standard output through a 3 KB buffer: lines are written together once 3 KB are
  * queued (one write for about 15 request lines instead of one per request) or every
  * {@link FLUSH_INTERVAL_MS}, and synchronously when the process exits (every `process.exit`, the end of a
  * drain included: test/logger-flush-on-exit.test.ts). Writes carry at most PIPE_BUF bytes of whole lines,
- * so workers sharing one pipe never interleave inside a line.
+ * so workers sharing one pipe never interleave inside a line. The lines are gathered here and joined once
+ * per write (sonic-boom's own buffer measures its whole buffered text again on every line it adds).
  */
 function openStdout(): DestinationStream {
-  const out = openDestination({ dest: 1, sync: true, minLength: 3072, maxWrite: 4096 });
+  const out = openDestination({ dest: 1, sync: true, maxWrite: MAX_WRITE_BYTES });
+  let lines: string[] = [];
+  let bytes = 0;
+  const writeLines = () => {
+    if (lines.length === 0) return;
+    const text = lines.length === 1 ? lines[0] : lines.join('');
+    lines = [];
+    bytes = 0;
+    out.write(text);
+  };
   const flush = (write: () => void) => () => {
     try {
+      writeLines();
       write();
     } catch {
       // Standard output is gone (a closed pipe): nothing can be written any more.
@@ -30,7 +45,23 @@ function openStdout(): DestinationStream {
   };
   setInterval(flush(() => out.flush()), FLUSH_INTERVAL_MS).unref();
   process.once('exit', flush(() => out.flushSync()));
-  return out;
+  return {
+    write(line: string) {
+      const size = Buffer.byteLength(line);
+      if (bytes + size > MAX_WRITE_BYTES) writeLines();
+      lines.push(line);
+      bytes += size;
+      if (bytes >= BATCH_BYTES) writeLines();
+    },
+    flush(cb?: (error?: Error) => void) {
+      writeLines();
+      out.flush(cb);
+    },
+    flushSync() {
+      writeLines();
+      out.flushSync();
+    },
+  } as DestinationStream;
 }
 
 /**

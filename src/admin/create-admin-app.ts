@@ -35,8 +35,8 @@ export function createAdminListener(sources: AdminSources, signInLimit?: SignInL
   registerConsole(router, sources);
   for (const route of ADMIN_ROUTES) {
     const handler = guard((event) => {
-      checkAdminKey(event);
-      return route.handle(event, sources);
+      const adminName = checkAdminKey(event);
+      return route.handle(event, sources, adminName);
     });
     if (route.method === 'GET') router.get(route.path, handler);
     else router.post(route.path, handler);

@@ -1,6 +1,6 @@
 import type { GatewayMetrics } from '../metrics/index.ts';
 import { readMetricsText } from '../metrics/index.ts';
-import type { Gateway } from '../runtime/create-gateway.ts';
+import type { Gateway } from '../gateway/create-gateway.ts';
 import { findKeyByDigest } from '../runtime/auth.ts';
 import type { Services } from '../runtime/services.ts';
 import type { RuntimeKey } from '../runtime/types.ts';

@@ -21,9 +21,9 @@ export interface AdminSources {
   console?: ConsoleSources;
 }
 
-/** One admin API route: method, path under `/admin/`, and its handler (the admin key is checked before it runs). */
+/** One admin API route: method, path under `/admin/`, and its handler (the admin key is checked before it runs; its name is passed). */
 export interface AdminRoute {
   method: 'GET' | 'POST';
   path: string;
-  handle(event: H3Event, sources: AdminSources): unknown;
+  handle(event: H3Event, sources: AdminSources, adminName: string): unknown;
 }

@@ -5,9 +5,13 @@
  */
 
 import type { Protocol, Style } from '../../generated/protocols.ts';
+import type { TransformOp } from '../transforms/op-kind.ts';
 
 /** `Protocol` (a vendor's wire protocol) and `Style` (a caller's protocol style), generated from the registries in src/protocols/. */
 export type { Protocol, Style };
+
+/** One op of a declarative transform, as the compiled config holds it (its kinds are defined in src/transforms). */
+export type { TransformOp };
 
 /** Every operation a route can name. Each protocol adapter declares which of them it serves. */
 export const OPERATIONS = [
@@ -298,14 +302,6 @@ export interface ModelEntry {
   price?: ModelPrice;
 }
 
-/** One op of a declarative transform (issue 3); each op kind is implemented once in src/transforms. */
-export type TransformOp =
-  | { op: 'move'; from: string; to: string }
-  | { op: 'set'; at: string; value: unknown }
-  | { op: 'default'; at: string; value: unknown }
-  | { op: 'replace'; at: string; find: string; with: string }
-  | { op: 'map'; at: string; values: Record<string, unknown> }
-  | { op: 'drop'; at: string };
 
 /** Server settings. */
 export interface ServerSettings {

@@ -1,11 +1,9 @@
 import { setResponseHeader, setResponseStatus } from 'h3';
-import type { H3Event } from 'h3';
-import type { AdminRoute, AdminSources } from '../admin/types.ts';
 import { GatewayError } from '../errors.ts';
-import { getConsole, readAdminName } from './get-console.ts';
+import { getConsole } from './get-console.ts';
 import { createEmptyOverrides } from './overrides/merge-overrides.ts';
 import { readJsonBody } from './read-json-body.ts';
-import type { Overrides } from './types.ts';
+import type { ConsoleHost, ConsoleRoute, Overrides } from './types.ts';
 
 /** The changes, loaded on first use: they check against gateway.yaml's schema (ajv), which serving alone never loads. */
 const loadActions = () => import('./overrides/define-override-actions.ts');
@@ -15,10 +13,10 @@ function showOverrides(overrides: Overrides) {
   return { keys: overrides.keys, issued: overrides.issued.map(({ sha256: _digest, ...rest }) => rest) };
 }
 
-/** Runs one override change for the admin key of `event`, answering the overrides now in force. */
-async function change(event: H3Event, sources: AdminSources, name: string, mutate: (overrides: Overrides) => Overrides) {
-  const view = getConsole(sources);
-  const overrides = await view.overrides.change(readAdminName(event, sources), name, mutate);
+/** Runs one override change by the admin key named `adminName`, answering the overrides now in force. */
+async function change(host: ConsoleHost, adminName: string, name: string, mutate: (overrides: Overrides) => Overrides) {
+  const view = getConsole(host);
+  const overrides = await view.overrides.change(adminName, name, mutate);
   return { overrides: showOverrides(overrides) };
 }
 
@@ -34,34 +32,34 @@ function readName(body: Record<string, unknown>): string {
  * `{name}`, `/admin/keys/issue` `{name, models, limits?, budget?}` (answers the new secret, once),
  * `GET /admin/overrides` (JSON, and `?format=yaml` the patch to commit), `POST /admin/overrides/clear`.
  */
-export const CONSOLE_OVERRIDE_ROUTES: readonly AdminRoute[] = [
+export const CONSOLE_OVERRIDE_ROUTES: readonly ConsoleRoute[] = [
   {
     method: 'POST',
     path: '/admin/keys/limits',
-    async handle(event, sources) {
+    async handle(event, host, adminName) {
       const body = await readJsonBody(event);
-      const base = getConsole(sources).getBaseConfig();
+      const base = getConsole(host).getBaseConfig();
       const { defineSetLimits } = await loadActions();
-      return change(event, sources, readName(body), defineSetLimits(base, body.name, body.limits ?? {}, body.budget));
+      return change(host, adminName, readName(body), defineSetLimits(base, body.name, body.limits ?? {}, body.budget));
     },
   },
-  ...[true, false].map((disabled): AdminRoute => ({
+  ...[true, false].map((disabled): ConsoleRoute => ({
     method: 'POST',
     path: disabled ? '/admin/keys/disable' : '/admin/keys/enable',
-    async handle(event, sources) {
+    async handle(event, host, adminName) {
       const body = await readJsonBody(event);
       const { defineSetDisabled } = await loadActions();
-      return change(event, sources, readName(body), defineSetDisabled(getConsole(sources).getBaseConfig(), body.name, disabled));
+      return change(host, adminName, readName(body), defineSetDisabled(getConsole(host).getBaseConfig(), body.name, disabled));
     },
   })),
   {
     method: 'POST',
     path: '/admin/keys/issue',
-    async handle(event, sources) {
+    async handle(event, host, adminName) {
       const body = await readJsonBody(event);
       const issued: { secret?: string } = {};
       const { defineIssueKey } = await loadActions();
-      const answer = await change(event, sources, readName(body), defineIssueKey(getConsole(sources).getBaseConfig(), body, issued));
+      const answer = await change(host, adminName, readName(body), defineIssueKey(getConsole(host).getBaseConfig(), body, issued));
       setResponseStatus(event, 201);
       setResponseHeader(event, 'cache-control', 'no-store');
       return { name: body.name, secret: issued.secret, ...answer };
@@ -70,8 +68,8 @@ export const CONSOLE_OVERRIDE_ROUTES: readonly AdminRoute[] = [
   {
     method: 'GET',
     path: '/admin/overrides',
-    async handle(event, sources) {
-      const overrides = getConsole(sources).overrides.current();
+    async handle(event, host) {
+      const overrides = getConsole(host).overrides.current();
       if (new URL(event.path, 'http://admin').searchParams.get('format') !== 'yaml') return { overrides: showOverrides(overrides) };
       const { formatOverridesYaml } = await import('./overrides/format-overrides-yaml.ts');
       setResponseHeader(event, 'content-type', 'application/yaml; charset=utf-8');
@@ -81,6 +79,6 @@ export const CONSOLE_OVERRIDE_ROUTES: readonly AdminRoute[] = [
   {
     method: 'POST',
     path: '/admin/overrides/clear',
-    handle: (event, sources) => change(event, sources, '*', () => createEmptyOverrides()),
+    handle: (_event, host, adminName) => change(host, adminName, '*', () => createEmptyOverrides()),
   },
 ];

@@ -1,7 +1,7 @@
 import { setResponseHeader } from 'h3';
-import type { AdminRoute } from '../admin/types.ts';
 import { GatewayError } from '../errors.ts';
 import { getConsole } from './get-console.ts';
+import type { ConsoleRoute } from './types.ts';
 import { readJsonBody } from './read-json-body.ts';
 
 /**
@@ -10,11 +10,11 @@ import { readJsonBody } from './read-json-body.ts';
  * the vendor received with its raw answer, every credential removed. 409 `playground_unavailable` where no
  * requests are served (a `--workers` primary).
  */
-export const consolePlaygroundRoute: AdminRoute = {
+export const consolePlaygroundRoute: ConsoleRoute = {
   method: 'POST',
   path: '/admin/playground',
-  async handle(event, sources) {
-    const view = getConsole(sources);
+  async handle(event, host) {
+    const view = getConsole(host);
     if (!view.runPlayground) throw new GatewayError(409, 'playground_unavailable', 'This process serves no requests (a --workers primary): the playground runs where requests are served.');
     const body = await readJsonBody(event);
     setResponseHeader(event, 'cache-control', 'no-store');

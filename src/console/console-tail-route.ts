@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { getQuery, sendStream, setResponseHeader } from 'h3';
-import type { AdminRoute } from '../admin/types.ts';
 import { getConsole } from './get-console.ts';
+import type { ConsoleRoute } from './types.ts';
 
 /** At most this many rows are sent first (the latest of those kept), before the live ones. */
 const BACKLOG_ROWS = 200;
@@ -13,11 +13,11 @@ const MAX_BUFFERED = 1 << 20;
  * key goes in the Authorization header: no EventSource). The latest rows first (`?backlog=0` for none),
  * then each new one as it is recorded, until the client goes away. Rows never carry a body.
  */
-export const consoleTailRoute: AdminRoute = {
+export const consoleTailRoute: ConsoleRoute = {
   method: 'GET',
   path: '/admin/usage/tail',
-  handle(event, sources) {
-    const { feed } = getConsole(sources);
+  handle(event, host) {
+    const { feed } = getConsole(host);
     const backlog = getQuery(event).backlog === '0' ? 0 : BACKLOG_ROWS;
     const stream = new PassThrough();
     setResponseHeader(event, 'content-type', 'application/x-ndjson; charset=utf-8');

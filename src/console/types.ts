@@ -1,3 +1,4 @@
+import type { H3Event } from 'h3';
 import type { CompiledConfig, Style } from '../config/types.ts';
 
 /** One usage event as the console shows it: numbers and names only, never a body or a key's secret. */
@@ -84,4 +85,19 @@ export interface ConsoleSources {
   listInstances?(): Promise<(import('./publish-instance.ts').InstanceOverview & { self: boolean })[]>;
   /** Runs a playground chat (absent in a `--workers` primary, which serves no requests). */
   runPlayground?(call: Record<string, unknown>): Promise<import('./playground/run-playground.ts').PlaygroundResult>;
+}
+
+/** What a console route reads of the admin listener that serves it: the console's sources (absent: `server.console` is off). */
+export interface ConsoleHost {
+  console?: ConsoleSources;
+}
+
+/**
+ * One console route of the admin API: method, path under `/admin/`, and its handler. The admin listener
+ * admits the admin key before it runs and passes the key's name (for the change log).
+ */
+export interface ConsoleRoute {
+  method: 'GET' | 'POST';
+  path: string;
+  handle(event: H3Event, host: ConsoleHost, adminName: string): unknown;
 }

@@ -1,5 +1,6 @@
 import type { ImageOptions } from '../config/types.ts';
 import { GatewayError } from '../errors.ts';
+import type { RequestBody } from '../runtime/request-body.ts';
 import type { OpCall } from '../runtime/types.ts';
 import { applyTransform } from '../transforms/index.ts';
 import { getAt, isJsonObject, setAt, type JsonObject } from '../transforms/path.ts';
@@ -37,11 +38,13 @@ export function readImageRequest(call: OpCall, options: ImageOptions): ImageRequ
   if (clientShape !== modelShape && (clientShape === SHAPE_B || !transform)) throw wrongShape(modelId, modelShape, clientShape);
 
   checkShapeSchema(clientShape, body);
+  // Checked against its shape's schema (images-shape-a or -b): the fields it names have the types it declares.
+  const checked = body as RequestBody<'ImagesShapeA'> | RequestBody<'ImagesShapeB'>;
   checkSize(getAt(body, clientShape.sizePath) as string | undefined, clientShape, modelShape, options.sizes, modelId);
   let vendorBody = checkImageOptions(body, clientShape, options, modelId);
 
   const sentN = getAt(body, clientShape.nPath) as number | undefined;
-  const responseFormat: ResponseFormat = options.b64Only ? 'b64_json' : ((body.response_format as ResponseFormat | undefined) ?? 'url');
+  const responseFormat: ResponseFormat = options.b64Only ? 'b64_json' : (checked.response_format ?? 'url');
   // response_format is the gateway's business for shape B bodies and for base64-only vendors (which reject it).
   if (modelShape === SHAPE_B || options.b64Only) {
     const { response_format: _format, ...rest } = vendorBody;

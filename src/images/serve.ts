@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { defineEventHandler, setResponseHeaders, setResponseStatus, type EventHandler, type H3Event } from 'h3';
 import type { ServerSettings } from '../config/types.ts';
-import { GatewayError, renderError, UNROUTED_STYLE } from '../errors.ts';
+import { GatewayError } from '../errors.ts';
+import { renderError } from '../protocols/render-error.ts';
+import { DEFAULT_STYLE } from '../protocols/styles.ts';
 import { clipClientText } from '../lib/clip-text.ts';
 import type { ImageStore } from './store.ts';
 import { getImageStore } from './store-registry.ts';
@@ -44,7 +46,7 @@ export function createStoredImageHandler(getStore: () => ImageStore | undefined)
 /** An error in the OpenAI error shape with its own request id. */
 function answerError(event: H3Event, error: GatewayError): string {
   const requestId = randomUUID();
-  const rendered = renderError(UNROUTED_STYLE, error, requestId);
+  const rendered = renderError(DEFAULT_STYLE, error, requestId);
   setResponseStatus(event, rendered.status);
   setResponseHeaders(event, { ...rendered.headers, 'x-request-id': requestId });
   return rendered.body;

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { KeyEntry, LimitSpec } from '../config/types.ts';
 import { GatewayError } from '../errors.ts';
-import { KeyAdmission, type KeyLimits } from './key-admission.ts';
+import { KeyAdmission, type KeyLimits, type SlotTaker } from './key-admission.ts';
+import { getLocalStore, type LocalLimitStore } from './local-store.ts';
 import { createRejection, createReserveRejection } from './rejections.ts';
 import { getLimitsLogger } from './log.ts';
 import { getRateHeaders } from './rate-headers.ts';
@@ -120,20 +121,40 @@ export function createLimiter(store: LimitStore, defaults: LimitSpec, options: L
     }
   }
 
-  async function admitLimited(key: KeyEntry, limits: KeyLimits): Promise<Admission> {
-    const { rpm, tpm, concurrency } = limits;
-    // A key with only a budget has nothing to check before its body.
-    const result = rpm || tpm || concurrency ? await ask({ id: key.name, rpm, tpm, concurrency, windowMs }) : undefined;
+  /** What every admission of this limiter shares: the store, slot names and the 429s in this window's words. */
+  const slots: SlotTaker = {
+    store,
+    local: getLocalStore(store),
+    windowMs,
+    take: (id, concurrency, slot, headers) => acquireSlot(id, concurrency, slot, headers),
+    newSlot: () => slotPrefix + (++slotCounter).toString(36),
+    reserve: (request) => guard(() => store.reserve(request)),
+    reject: (result, budget, headers) => createReserveRejection(result, budget, headers, windowLabel),
+    refuse: (result, headers) => createRejection(result, headers, windowLabel),
+  };
+
+  /** The admission of a checked request (result undefined: nothing to check, or admitted unchecked); throws its 429. */
+  function toAdmission(key: KeyEntry, limits: KeyLimits, result: AdmitResult | undefined): Admission {
     // Fail-open: admitted unchecked and without headers; tokens are still charged if the store is back by then.
     const headers = result ? getRateHeaders(result) : {};
     if (result && result.verdict !== 'ok') throw createRejection(result, headers, windowLabel);
-    return new KeyAdmission(log, key.name, limits, windowMs, headers, {
-      store,
-      take: (slot) => acquireSlot(key.name, concurrency, slot, headers),
-      newSlot: () => slotPrefix + (++slotCounter).toString(36),
-      reserve: (request) => guard(() => store.reserve(request)),
-      reject: (result, budget) => createReserveRejection(result, budget, headers, windowLabel),
-    });
+    return new KeyAdmission(log, key.name, limits, headers, slots);
+  }
+
+  async function admitLimited(key: KeyEntry, limits: KeyLimits): Promise<Admission> {
+    const { rpm, tpm, concurrency } = limits;
+    // A key with only a budget has nothing to check before its body.
+    return toAdmission(key, limits, rpm || tpm || concurrency ? await ask({ id: key.name, rpm, tpm, concurrency, windowMs }) : undefined);
+  }
+
+  /** {@link admitLimited} on a store in this process: no promise unless refused. */
+  function admitLocal(local: LocalLimitStore, key: KeyEntry, limits: KeyLimits): Admission | Promise<Admission> {
+    const { rpm, tpm, concurrency } = limits;
+    try {
+      return toAdmission(key, limits, rpm || tpm || concurrency ? local.admit({ id: key.name, rpm, tpm, concurrency, windowMs }) : undefined);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Takes a slot: true when taken, false when the store was unreachable (fail-open); 429 when full. */
@@ -147,7 +168,8 @@ export function createLimiter(store: LimitStore, defaults: LimitSpec, options: L
   return {
     admit(key) {
       const limits = limitsOf(key);
-      return limits.any ? admitLimited(key, limits) : NO_LIMITS;
+      if (!limits.any) return NO_LIMITS;
+      return slots.local ? admitLocal(slots.local, key, limits) : admitLimited(key, limits);
     },
   };
 }

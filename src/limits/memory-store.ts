@@ -1,7 +1,8 @@
 import { createBudgetLedger, type BudgetLedger } from './budget-ledger.ts';
+import { defineLocalStore, type LocalLimitStore } from './local-store.ts';
 import { TARGET_STALE_MS } from './store.ts';
-import type { AdmitRequest, AdmitResult, LimitStore, ReserveResult, TargetStatus, WindowState } from './store.ts';
-import { addEntry, readLog, settleEntry, toLogState, type TokenLog } from './token-log.ts';
+import type { AdmitRequest, AdmitResult, LimitStore, ReserveRequest, ReserveResult, SettleRequest, TargetStatus, WindowState } from './store.ts';
+import { addEntry, readLog, toLogState, type TokenLog } from './token-log.ts';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -21,6 +22,13 @@ interface TargetRecord {
   staleAt: number;
 }
 
+/** The unsettled reservations of one key window: entry -> the run it is counted in. */
+interface Reservations {
+  runs: Map<string, number>;
+  /** How many there may be before those whose run has left the window are swept. */
+  sweepAt: number;
+}
+
 const READY: TargetStatus = { state: 'ready', failures: 0, retryInMs: 0 };
 
 /**
@@ -31,6 +39,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore 
   const now = options.now ?? Date.now;
   const requests = new Map<string, TokenLog>();
   const tokens = new Map<string, TokenLog>();
+  /** The run each unsettled token reservation is counted in, per key window (dropped with it). */
+  const reservations = new WeakMap<TokenLog, Reservations>();
   const budgets: BudgetLedger = createBudgetLedger(options.budgetFile);
   const slots = new Map<string, Set<string>>();
   const targets = new Map<string, TargetRecord>();
@@ -50,7 +60,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore 
     let requestState: WindowState | undefined;
     if (rpm > 0) {
       let window = requestWindow;
-      if (verdict === 'ok') window = addEntry(requests, request.id, undefined, 1, time + request.windowMs);
+      if (verdict === 'ok') {
+        addEntry(requests, request.id, 1, time + request.windowMs);
+        window = requests.get(request.id);
+      }
       requestState = toLogState(verdict === 'ok', rpm, window, time);
     }
     if (held && verdict === 'ok' && request.slot) held.add(request.slot);
@@ -62,7 +75,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore 
     };
   }
 
-  function reserveNow(request: Parameters<LimitStore['reserve']>[0]): ReserveResult {
+  function reserveNow(request: ReserveRequest): ReserveResult {
     const time = now();
     const { tpm, budget } = request;
     const log = tpm > 0 ? readLog(tokens, request.id, time) : undefined;
@@ -72,12 +85,55 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore 
     else if (budget && (spent >= budget.limitNano || spent + request.costNano > budget.limitNano)) verdict = 'budget';
     let window = log;
     if (verdict === 'ok' && tpm > 0 && request.tokens > 0) {
-      window = addEntry(tokens, request.id, request.entry, Math.round(request.tokens), time + request.windowMs);
+      const run = addEntry(tokens, request.id, Math.round(request.tokens), time + request.windowMs);
+      window = tokens.get(request.id)!;
+      holdReservation(window, request.entry, run);
     }
     const result: ReserveResult = { verdict };
     if (tpm > 0) result.tokens = toLogState(verdict !== 'tpm', tpm, window, time);
     if (budget) result.spentNano = verdict === 'ok' ? budgets.add(request.id, budget, request.costNano) : spent;
     return result;
+  }
+
+  /**
+   * Remembers which run a reservation is in. Settling forgets it; reservations never settled (their
+   * request never ended) are swept once they pile up, those whose run has left the window first.
+   */
+  function holdReservation(log: TokenLog, entry: string, run: number): void {
+    let held = reservations.get(log);
+    if (!held) reservations.set(log, (held = { runs: new Map(), sweepAt: SWEEP_RESERVATIONS }));
+    if (held.runs.size >= held.sweepAt) {
+      for (const [name, at] of held.runs) if (!log.holds(at)) held.runs.delete(name);
+      held.sweepAt = Math.max(SWEEP_RESERVATIONS, 2 * held.runs.size);
+    }
+    held.runs.set(entry, run);
+  }
+
+  /**
+   * Replaces a reservation by the real count while it is still in its window; once it has left, only the
+   * excess over the reservation is charged, counted from now.
+   */
+  function settleNow(request: SettleRequest): void {
+    if (request.tpm > 0) {
+      const time = now();
+      const tokensUsed = Math.round(request.tokens);
+      const log = readLog(tokens, request.id, time);
+      const held = log && reservations.get(log)?.runs;
+      const run = held?.get(request.entry);
+      if (run !== undefined) held!.delete(request.entry);
+      if (run === undefined || !log!.replace(run, request.reservedTokens, tokensUsed)) {
+        if (tokensUsed > request.reservedTokens) addEntry(tokens, request.id, tokensUsed - request.reservedTokens, time + request.windowMs);
+      }
+    }
+    if (request.budget) budgets.add(request.id, request.budget, request.costNano - request.reservedNano);
+  }
+
+  function chargeNow(id: string, amount: number, windowMs: number): void {
+    if (amount > 0) addEntry(tokens, id, Math.round(amount), now() + windowMs);
+  }
+
+  function releaseNow(id: string, slot: string): void {
+    slots.get(id)?.delete(slot);
   }
 
   function checkTargetNow(id: string, leaseMs: number): TargetStatus {
@@ -109,24 +165,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore 
     return { state: 'ready', failures: record.failures, retryInMs: 0 };
   }
 
-  return {
+  const local: LocalLimitStore = { admit: admitNow, reserve: reserveNow, settle: settleNow, charge: chargeNow, release: releaseNow };
+  return defineLocalStore(local, {
     failOpen: true,
     admit: async (request) => admitNow(request),
-    async charge(id, amount, windowMs) {
-      if (!(amount > 0)) return;
-      const time = now();
-      addEntry(tokens, id, undefined, Math.round(amount), time + windowMs);
-    },
+    charge: async (id, amount, windowMs) => chargeNow(id, amount, windowMs),
     reserve: async (request) => reserveNow(request),
-    async settle(request) {
-      if (request.tpm > 0) {
-        settleEntry(tokens, request.id, request.entry, request.reservedTokens, Math.round(request.tokens), now(), request.windowMs);
-      }
-      if (request.budget) budgets.add(request.id, request.budget, request.costNano - request.reservedNano);
-    },
-    async release(id, slot) {
-      slots.get(id)?.delete(slot);
-    },
+    settle: async (request) => settleNow(request),
+    release: async (id, slot) => releaseNow(id, slot),
     checkTarget: async (id, leaseMs) => checkTargetNow(id, leaseMs),
     failTarget: async (id, threshold, cooldownMs) => failTargetNow(id, threshold, cooldownMs),
     async clearTarget(id) {
@@ -139,8 +185,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore 
       slots.clear();
       targets.clear();
     },
-  };
+  });
 }
+
+/** How many unsettled reservations of a key are kept before those whose run has left are swept. */
+const SWEEP_RESERVATIONS = 1024;
 
 function readTarget(map: Map<string, TargetRecord>, id: string, time: number): TargetRecord | undefined {
   const record = map.get(id);

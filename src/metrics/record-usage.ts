@@ -57,6 +57,8 @@ export function createUsageRecorder(metrics: RequestMetrics, isKnownModel: (mode
   const capResponseModel = createValueCap(RESPONSE_MODELS_PER_TARGET);
   const upstreams = new Map<string, string>();
   const shapes = new Map<string, Shape>();
+  /** The last shape seen per target (bounded like the targets: by the config). */
+  const lastShapes = new Map<string | undefined, LastShape>();
   const createShape = (event: UsageEvent, model: string, responseModel: string): Shape => {
     const key = event.key ?? '';
     const shape: Shape = {
@@ -81,10 +83,17 @@ export function createUsageRecorder(metrics: RequestMetrics, isKnownModel: (mode
       if (upstream === undefined) upstreams.set(target, (upstream = target.slice(target.indexOf('/') + 1)));
       responseModel = capResponseModel(target, upstream);
     }
-    // Every label value of the request's series, client strings bounded first (the model and response model).
-    const id = `${event.style}\0${event.route}\0${event.op}\0${event.status}\0${event.key}\0${event.vendor}\0${event.target}\0${event.attempts > 0}\0${event.error}\0${model}\0${responseModel}`;
-    let shape = shapes.get(id);
-    if (shape === undefined) shapes.set(id, (shape = createShape(event, model, responseModel)));
+    // The shape of the last request on the same target, when this one has the same labels (the common case):
+    // no id built. Otherwise every label value of its series, client strings bounded first (the model and response model).
+    const last = lastShapes.get(event.target);
+    let shape: Shape | undefined;
+    if (last !== undefined && isSameShape(last, event, model, responseModel)) shape = last.shape;
+    else {
+      const id = `${event.style}\0${event.route}\0${event.op}\0${event.status}\0${event.key}\0${event.vendor}\0${event.target}\0${event.attempts > 0}\0${event.error}\0${model}\0${responseModel}`;
+      shape = shapes.get(id);
+      if (shape === undefined) shapes.set(id, (shape = createShape(event, model, responseModel)));
+      lastShapes.set(event.target, defineLastShape(event, model, responseModel, shape));
+    }
     shape.requests.inc();
     shape.overhead.observe(event.overheadMs / 1000);
     shape.rejection?.inc();
@@ -93,6 +102,35 @@ export function createUsageRecorder(metrics: RequestMetrics, isKnownModel: (mode
     if (event.target !== undefined && event.attempts > 0) (shape.attempt ??= metrics.attempts.getCell(event.target, event.error === undefined ? 'ok' : 'failed')).inc();
     if (shape.genAi) recordGenAi(metrics, shape.genAi, event);
   };
+}
+
+/** A shape with the label values (of the event and the bounded models) that found it. */
+interface LastShape extends Pick<UsageEvent, 'style' | 'route' | 'op' | 'status' | 'key' | 'vendor' | 'error'> {
+  attempted: boolean;
+  model: string;
+  responseModel: string;
+  shape: Shape;
+}
+
+function defineLastShape(event: UsageEvent, model: string, responseModel: string, shape: Shape): LastShape {
+  const { style, route, op, status, key, vendor, error } = event;
+  return { style, route, op, status, key, vendor, attempted: event.attempts > 0, error, model, responseModel, shape };
+}
+
+/** True when `event` has every label value of `last` (its target is the key `last` was found by). */
+function isSameShape(last: LastShape, event: UsageEvent, model: string, responseModel: string): boolean {
+  return (
+    last.status === event.status &&
+    last.style === event.style &&
+    last.route === event.route &&
+    last.op === event.op &&
+    last.key === event.key &&
+    last.vendor === event.vendor &&
+    last.attempted === event.attempts > 0 &&
+    last.error === event.error &&
+    last.model === model &&
+    last.responseModel === responseModel
+  );
 }
 
 /** True for a request on a model route (the GenAI metrics count it). */
@@ -113,9 +151,9 @@ function recordGenAi(metrics: RequestMetrics, cells: GenAiCells, event: Extended
     if (output > 1) (cells.perOutputToken ??= metrics.timePerOutputToken.getCell(...labels)).observe((event.durationMs - event.ttfbMs) / 1000 / (output - 1));
   }
   for (let i = 0; i < TOKEN_TYPES.length; i++) {
-    const [type, field] = TOKEN_TYPES[i];
-    const count = usage[field];
-    if (count !== undefined && count > 0) (cells.tokens[i] ??= metrics.tokenUsage.getCell(...labels, type)).observe(count);
+    // Indexed, not destructured: no iterator made per token type and request.
+    const count = usage[TOKEN_TYPES[i][1]];
+    if (count !== undefined && count > 0) (cells.tokens[i] ??= metrics.tokenUsage.getCell(...labels, TOKEN_TYPES[i][0])).observe(count);
   }
 }
 

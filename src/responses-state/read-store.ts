@@ -1,7 +1,7 @@
 import { GatewayError } from '../errors.ts';
 import { StoreUnavailableError } from '../limits/store.ts';
 import type { RequestContext } from '../runtime/types.ts';
-import type { ResponseStore } from './response-store.ts';
+import type { ResponseStore } from '../response-store/response-store.ts';
 
 /** The request's response store and its client key's name (lookups are scoped to the key). */
 export function getStoreScope(ctx: RequestContext): { store: ResponseStore; key: string } {

@@ -1,3 +1,4 @@
+import type { RequestBody } from '../runtime/request-body.ts';
 import type { OpCall, OpHandler } from '../runtime/types.ts';
 import { getResponsesLogger } from './log.ts';
 import { watchAnswerId } from './watch-answer-id.ts';
@@ -8,8 +9,8 @@ import { watchAnswerId } from './watch-answer-id.ts';
  * id -> vendor for the creating key (same store and TTL as its own responses, never the body), so that
  * GET, DELETE and input_items of that id reach the vendor that holds it. `store: false` notes nothing.
  */
-export function recordVendorHeld(passthrough: OpHandler): OpHandler {
-  return (call: OpCall) => {
+export function recordVendorHeld(passthrough: OpHandler): OpHandler<RequestBody<'Responses'>> {
+  return (call: OpCall<RequestBody<'Responses'>>) => {
     const { ctx } = call;
     const store = ctx.responseStore;
     if (call.body?.store === false || !store || !ctx.key) return passthrough(call);

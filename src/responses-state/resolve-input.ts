@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { GatewayError } from '../errors.ts';
 import { isRecord } from '../translate/helpers.ts';
-import type { ResponseItem, ResponseStore } from './response-store.ts';
+import type { ResponseItem, ResponseStore } from '../response-store/response-store.ts';
+import type { RequestBody } from '../runtime/request-body.ts';
 import { getResponseNotFound, readStore } from './read-store.ts';
 
 /** A request's input with its stored state resolved. */
@@ -26,7 +27,7 @@ function mintItemId(type: string): string {
  * that is unknown, expired or another key's is 404. Input that is not a string or a list is left to the
  * decoder (which names what is wrong).
  */
-export async function resolveInput(store: ResponseStore, key: string, body: Record<string, unknown>): Promise<ResolvedInput> {
+export async function resolveInput(store: ResponseStore, key: string, body: RequestBody<'Responses'>): Promise<ResolvedInput> {
   const context: ResponseItem[] = [];
   const previous = body.previous_response_id;
   if (previous !== undefined && previous !== null) {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { RequestBody } from '../runtime/request-body.ts';
 import type { OpCall } from '../runtime/types.ts';
 import type { PreparedState, TranslationState } from '../translate/handler.ts';
 import type { ResponseMeta } from '../translate/adapter.ts';
@@ -6,10 +7,10 @@ import { isRecord } from '../translate/helpers.ts';
 import { getResponsesLogger } from './log.ts';
 import { getStoreScope } from './read-store.ts';
 import { resolveInput } from './resolve-input.ts';
-import type { ResponseItem } from './response-store.ts';
+import type { ResponseItem } from '../response-store/response-store.ts';
 
 /** Whether a response may be kept: the request's `store` (default true), unless the model or key forbids it. */
-function mayStore(call: OpCall): boolean {
+function mayStore(call: OpCall<RequestBody<'Responses'>>): boolean {
   return call.body.store !== false && call.model.responses?.store !== false && call.ctx.key?.config.responses?.store !== false;
 }
 
@@ -25,7 +26,8 @@ export const responsesState: TranslationState = {
   async prepare(call: OpCall): Promise<PreparedState> {
     const { store, key } = getStoreScope(call.ctx);
     if (!isRecord(call.body)) return { body: call.body, meta: {} };
-    const body = call.body;
+    // The route's schema (responses) checked it: the fields the gateway reads have the types it declares.
+    const body = call.body as RequestBody<'Responses'>;
     const resolved = await resolveInput(store, key, body);
     // What the state fields stand for is resolved here: the decoder sees a plain history.
     const { previous_response_id: previous, ...rest } = body;

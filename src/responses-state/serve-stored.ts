@@ -4,7 +4,7 @@ import { sendJson } from '../runtime/respond.ts';
 import type { OpCall, RequestContext } from '../runtime/types.ts';
 import { getStoreScope, readStore } from './read-store.ts';
 import { serveVendorHeld } from './serve-vendor-held.ts';
-import type { ResponseItem, StoredResponse } from './response-store.ts';
+import type { ResponseItem, StoredResponse } from '../response-store/response-store.ts';
 
 /** The response the path names kept by the gateway for the caller's key, or undefined. */
 async function readStored(ctx: RequestContext): Promise<StoredResponse | undefined> {

@@ -1,4 +1,5 @@
 import type { HandlerSet } from '../runtime/dispatch-table.ts';
+import type { RequestBody } from '../runtime/request-body.ts';
 import type { OpCall, OpHandler } from '../runtime/types.ts';
 import { chooseStateKeeper, refuseCompactWithGatewayState } from './choose-state-keeper.ts';
 import { recordVendorHeld } from './record-vendor-held.ts';
@@ -13,7 +14,7 @@ function isStoreForbidden(call: OpCall): boolean {
  * too: their passed-through request is sent with `store: false` (the client's other bytes unchanged in
  * meaning), so the vendor keeps nothing either.
  */
-function applyStorePolicy(passthrough: OpHandler): OpHandler {
+function applyStorePolicy(passthrough: OpHandler): OpHandler<RequestBody<'Responses'>> {
   return (call) => {
     if (!isStoreForbidden(call) || call.body?.store === false) return passthrough(call);
     const body = { ...call.body, store: false };

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { GatewayError, renderError, UNROUTED_STYLE } from '../errors.ts';
+import { GatewayError } from '../errors.ts';
+import { renderError } from '../protocols/render-error.ts';
+import { DEFAULT_STYLE } from '../protocols/styles.ts';
 import { sendError } from './handle-request.ts';
 import { findContext } from './response-context.ts';
 
@@ -43,7 +45,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
     return;
   }
   const requestId = randomUUID();
-  const rendered = renderError(UNROUTED_STYLE, toGatewayError(error), requestId);
+  const rendered = renderError(DEFAULT_STYLE, toGatewayError(error), requestId);
   const head = [
     `HTTP/1.1 ${rendered.status} ${STATUS_CODES[rendered.status]}`,
     'content-type: application/json',

@@ -1,13 +1,20 @@
+import { estimateTokens } from '../spend/estimate-tokens.ts';
 import type { ChargedUsage, RequestContext } from './types.ts';
-import { countTextTokens } from './count-text-tokens.ts';
 import { isMultipartContentType } from './json-bytes.ts';
 
+/** Bytes of a streamed answer (SSE framing and JSON envelopes included) counted as one token. */
+export const STREAM_BYTES_PER_TOKEN = 32;
+
 /**
+ * Completes `ctx.usage` with an estimate when the request called a vendor and its counts are missing or
+ * partial (`finished`: the answer was complete, so counts the vendor did report are final). Runs only
+ * when the request ends and someone reads its usage; a request with final counts costs two field reads.
+ *
  * The billing rule's fallback: every request that reached a vendor is charged, streamed or not, finished
  * or aborted. When the vendor's own counts never arrived (the client left or the request failed before
  * the final usage event, or the vendor reports none), the gateway estimates:
  *
- * - input: the request's JSON body bytes / {@link BYTES_PER_TOKEN} (from its `Content-Length`), unless
+ * - input: the request's JSON body bytes / 4 (`estimateTokens` of src/spend/estimate-tokens.ts, from its `Content-Length`), unless
  *   the vendor already reported its input count;
  * - output: the bytes of the stream sent to the client / {@link STREAM_BYTES_PER_TOKEN}, or the vendor's
  *   partial count when that is higher. A stream's bytes are mostly framing (an OpenAI-protocol chunk is
@@ -15,30 +22,6 @@ import { isMultipartContentType } from './json-bytes.ts';
  *   than text is; the estimate still errs high for one-token chunks, never low.
  *
  * The usage then carries `estimated: true` (in the usage event and the log line) and limits charge it.
- *
- * This module is the gateway's one estimator: the byte rules above (cheap, run when a request ends
- * without counts) and {@link estimateTextTokens}, a real tokenizer loaded on first use, which answers
- * count_tokens for vendors without a counting endpoint (and is there for budget reservations).
- */
-export const BYTES_PER_TOKEN = 4;
-
-/** Bytes of a streamed answer (SSE framing and JSON envelopes included) counted as one token. */
-export const STREAM_BYTES_PER_TOKEN = 32;
-
-/** Tokens of a text by a real tokenizer (loaded on first use; see count-text-tokens.ts). */
-export function estimateTextTokens(text: string): Promise<number> {
-  return countTextTokens(text);
-}
-
-/** Tokens estimated from a byte count. */
-export function estimateTokens(bytes: number): number {
-  return Math.ceil(bytes / BYTES_PER_TOKEN);
-}
-
-/**
- * Completes `ctx.usage` with an estimate when the request called a vendor and its counts are missing or
- * partial (`finished`: the answer was complete, so counts the vendor did report are final). Runs only
- * when the request ends and someone reads its usage; a request with final counts costs two field reads.
  */
 export function addUsageEstimate(ctx: RequestContext, finished: boolean): void {
   if (ctx.vendorCalls === 0) return;

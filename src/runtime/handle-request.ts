@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { TargetEntry } from '../config/types.ts';
-import { GatewayError, renderError, renderStreamError, toGatewayError, UNROUTED_STYLE } from '../errors.ts';
+import { GatewayError, toGatewayError } from '../errors.ts';
+import { renderError, renderStreamError } from '../protocols/render-error.ts';
+import { DEFAULT_STYLE } from '../protocols/styles.ts';
 import type { AbortSource } from './abort-source.ts';
 import { authenticate } from './auth.ts';
 import { addUsageEstimate } from './estimate-usage.ts';
@@ -12,7 +14,6 @@ import { GatewayContext } from './gateway-context.ts';
 import { readMultipartModel } from './multipart.ts';
 import { serveNative } from './native.ts';
 import { checkNativeParams, hasNoBody } from './native-access.ts';
-import { getHandler, getModellessHandler } from './dispatch.ts';
 import { drainRequest } from './drain-request.ts';
 import { checkJsonBytes, getUnsupportedMediaTypeError, isJsonContentType, isMultipartContentType } from './json-bytes.ts';
 import { getBodyTimeoutError, parseJsonBody, readBody } from './read-body.ts';
@@ -25,6 +26,7 @@ import { getCost } from '../spend/get-cost.ts';
 import { orderTargets } from '../routing/order-targets.ts';
 import { runAttempts } from '../routing/run-attempts.ts';
 import type { Services } from './services.ts';
+import type { DispatchTable } from './dispatch-table.ts';
 import type { OpCall, RequestContext, Snapshot, UsageEvent } from './types.ts';
 import { createUsageEvent, getTargetName } from './usage-event.ts';
 
@@ -53,7 +55,7 @@ interface AdmissionHolder {
  * The slot is taken only once the body is in (a slow body never pins one); the body has a deadline from
  * the end of the headers; the reservation (the request's largest usage) once the body is parsed.
  */
-async function serve(ctx: GatewayContext, services: Services, holder: AdmissionHolder): Promise<void> {
+async function serve(ctx: GatewayContext, services: Services, dispatch: DispatchTable, holder: AdmissionHolder): Promise<void> {
   const { route } = ctx;
   checkRequestHead(ctx.req);
   if (!ctx.matched) throw new GatewayError(404, 'route_not_found', `No route for ${ctx.req.method} ${ctx.route.path}.`);
@@ -72,7 +74,7 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
     // The concurrency slot (no promise when the key has no concurrency limit); no body to wait for here.
     const taking = admission.acquire();
     if (taking) await taking;
-    await getModellessHandler(route.op)({ ctx, body: undefined } as unknown as OpCall);
+    await dispatch.getModellessHandler(route.op)({ ctx, body: undefined } as unknown as OpCall);
     return;
   }
   let body: any;
@@ -105,10 +107,11 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
   const taking = admission.acquire();
   if (taking) await taking;
   // Keys without a token limit or budget reserve nothing: no estimate is made for them.
-  const reserving = admission.countsTokens && admission.reserve(estimateReservation(route.op, model, body, raw?.length ?? 0));
-  if (reserving) {
+  if (admission.countsTokens) {
+    // A store in this process reserves at once (no promise); its headers are the answer's either way.
     try {
-      await reserving;
+      const reserving = admission.reserve(estimateReservation(route.op, model, body, raw?.length ?? 0));
+      if (reserving) await reserving;
     } finally {
       Object.assign(ctx.headers, admission.headers);
     }
@@ -117,7 +120,7 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
   const { routing } = model;
   if (model.targets.length === 1 && model.fallback.length === 0 && routing.retries === 0 && !routing.attemptTimeoutMs && !routing.deadlineMs) {
     // One target, nothing to retry: no attempt machinery on the hot path (same outcome as runAttempts).
-    return runTarget(ctx, input, model.targets[0], ctx.abortSource);
+    return runTarget(ctx, dispatch, input, model.targets[0], ctx.abortSource);
   }
   await runAttempts({
     targets: orderTargets(model, Math.random),
@@ -126,7 +129,7 @@ async function serve(ctx: GatewayContext, services: Services, holder: AdmissionH
     deadline: routing.deadlineMs ? Math.min(ctx.deadline, Date.now() + routing.deadlineMs) : ctx.deadline,
     health: services.health,
     onCooling: (target) => (ctx.coolingTargets ??= []).push(getTargetName(target)),
-    attempt: (attempt) => runTarget(ctx, input, attempt.target, attempt.signal, attempt.commit),
+    attempt: (attempt) => runTarget(ctx, dispatch, input, attempt.target, attempt.signal, attempt.commit),
   });
 }
 
@@ -152,6 +155,7 @@ interface CallInput {
 /** Runs the operation's handler against one target (one attempt). */
 function runTarget(
   ctx: RequestContext,
+  dispatch: DispatchTable,
   input: CallInput,
   target: TargetEntry,
   signal: AbortSignal | AbortSource,
@@ -173,7 +177,7 @@ function runTarget(
     vendor,
     callVendor: (request, vendorName) => callVendor(ctx, vendorName ? ctx.snapshot.vendors.get(vendorName)! : vendor, request, signal),
   };
-  return getHandler(ctx.route.op, ctx.style, vendor.config.protocol)(call);
+  return dispatch.getHandler(ctx.route.op, ctx.style, vendor.config.protocol)(call);
 }
 
 /** Counts the requests being answered (streams included), for a graceful drain. */
@@ -213,7 +217,7 @@ function fail(ctx: GatewayContext, error: unknown): GatewayError {
 function failBare(res: ServerResponse, error: unknown): void {
   try {
     const id = randomUUID();
-    const rendered = renderError(UNROUTED_STYLE, toGatewayError(error), id);
+    const rendered = renderError(DEFAULT_STYLE, toGatewayError(error), id);
     res.writeHead(rendered.status, { ...rendered.headers, 'x-request-id': id, connection: 'close' });
     res.end(rendered.body);
   } catch {
@@ -222,13 +226,14 @@ function failBare(res: ServerResponse, error: unknown): void {
 }
 
 /**
- * The gateway's request listener: route → auth → body → model → handler, every error rendered in the
- * caller's style, and one usage event at the end when anything listens (`sink`). The snapshot is taken
- * once, at the request's start.
+ * The gateway's request listener: route → auth → body → model → handler (the one `dispatch` names),
+ * every error rendered in the caller's style, and one usage event at the end when anything listens
+ * (`sink`). The snapshot is taken once, at the request's start.
  */
 export function createRequestHandler(
   getSnapshot: () => Snapshot,
   services: Services,
+  dispatch: DispatchTable,
   sink: UsageSink | undefined,
   fallback?: (req: IncomingMessage, res: ServerResponse) => boolean,
   inFlight: InFlight = { active: 0, contexts: new Set() },
@@ -283,7 +288,7 @@ export function createRequestHandler(
           process.emitWarning(error as Error);
         }
       });
-      serve(ctx, services, holder).then(undefined, (error: unknown) => {
+      serve(ctx, services, dispatch, holder).then(undefined, (error: unknown) => {
         failure = fail(ctx, error);
       });
     } catch (error) {

@@ -81,8 +81,10 @@ function readSeconds(value: unknown): number | undefined {
  */
 export function addUsage(into: Usage, usage: Usage | undefined): void {
   if (!usage) return;
-  for (const [name, value] of Object.entries(usage) as [keyof Usage, unknown][]) {
-    const count = name === 'audioSeconds' ? readSeconds(value) : readTokenCount(value);
+  // A for-in, not Object.entries: no array of pairs made for every answer.
+  for (const field in usage) {
+    const name = field as keyof Usage;
+    const count = name === 'audioSeconds' ? readSeconds(usage[name]) : readTokenCount(usage[name]);
     if (count !== undefined) into[name] = count;
   }
   if (usage.totalTokens === undefined && into.inputTokens !== undefined && into.outputTokens !== undefined) {

@@ -1,4 +1,5 @@
-import { GatewayError, renderStreamError } from '../errors.ts';
+import { GatewayError } from '../errors.ts';
+import { renderStreamError } from '../protocols/render-error.ts';
 import { isReadingFinishReasons } from './finish-reasons.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
 import type { PassthroughEndpoint, ProtocolAdapter } from '../protocols/types.ts';

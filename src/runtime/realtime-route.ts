@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { GatewayError, renderError, toGatewayError, UNROUTED_STYLE } from '../errors.ts';
+import { GatewayError, toGatewayError } from '../errors.ts';
+import { renderError } from '../protocols/render-error.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
-import { getStyleFacts } from '../protocols/styles.ts';
+import { DEFAULT_STYLE, getStyleFacts } from '../protocols/styles.ts';
 import { GatewayContext } from './gateway-context.ts';
 import { authenticate } from './auth.ts';
 import type { UsageSink } from './handle-request.ts';
@@ -69,7 +70,7 @@ export function createUpgradeListener(getSnapshot: () => Snapshot, sink: UsageSi
       renderError(error, req) {
         const ctx = contexts.get(req);
         const id = ctx?.id ?? crypto.randomUUID();
-        const rendered = renderError(ctx?.style ?? UNROUTED_STYLE, toGatewayError(error), id);
+        const rendered = renderError(ctx?.style ?? DEFAULT_STYLE, toGatewayError(error), id);
         return { status: rendered.status, headers: { ...rendered.headers, 'x-request-id': id }, body: rendered.body };
       },
     },

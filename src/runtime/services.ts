@@ -6,8 +6,8 @@ import { createMemoryStore } from '../limits/memory-store.ts';
 import { createRedisStore } from '../limits/redis-store.ts';
 import type { LimitStore } from '../limits/store.ts';
 import { createTargetHealth, type TargetHealth } from '../routing/target-health.ts';
-import { createMemoryValues } from '../responses-state/memory-values.ts';
-import { createResponseStore, type ResponseStore } from '../responses-state/response-store.ts';
+import { createMemoryValues } from '../response-store/memory-values.ts';
+import { createResponseStore, type ResponseStore } from '../response-store/response-store.ts';
 
 /** The gateway's stateful services, which outlive config reloads: limits, target cooldowns, Responses state. */
 export interface Services {

@@ -15,7 +15,7 @@ import type { Dispatcher } from 'undici';
 import type { AbortSource } from './abort-source.ts';
 import type { ProtocolAdapter, Usage, VendorRequest, VendorSigner } from '../protocols/types.ts';
 import type { Redactor } from './redact.ts';
-import type { ResponseStore } from '../responses-state/response-store.ts';
+import type { ResponseStore } from '../response-store/response-store.ts';
 
 export type { Usage, VendorRequest } from '../protocols/types.ts';
 
@@ -194,11 +194,13 @@ export interface RequestContext {
 /**
  * What a non-passthrough handler gets: the context, the parsed body and a way to call the chosen vendor.
  * It writes the response itself (via the helpers in `src/runtime/respond.ts`) or throws a GatewayError.
+ * A handler that reads named fields of the body says which schema checked it: `OpCall<RequestBody<'Responses'>>`
+ * (request-body.ts, the generated OpenAPI types).
  */
-export interface OpCall {
+export interface OpCall<Body = any> {
   ctx: RequestContext;
   /** Parsed JSON body (undefined for GET and multipart routes). */
-  body: any;
+  body: Body;
   /** Raw body bytes of a JSON route. */
   raw?: Buffer;
   /** The request body of a multipart route, replaying the client's bytes. */
@@ -210,5 +212,5 @@ export interface OpCall {
   callVendor(request: VendorRequest, vendorName?: string): Promise<VendorResponse>;
 }
 
-/** A handler serving an operation in some (style, protocol) combination. */
-export type OpHandler = (call: OpCall) => Promise<void>;
+/** A handler serving an operation in some (style, protocol) combination (`Body`: see {@link OpCall}). */
+export type OpHandler<Body = any> = (call: OpCall<Body>) => Promise<void>;

@@ -1,5 +1,5 @@
 import type { RouteEntry, Style } from '../config/types.ts';
-import { UNROUTED_STYLE } from '../errors.ts';
+import { DEFAULT_STYLE } from '../protocols/styles.ts';
 
 /** The literal start of a route's path: everything before its first `{parameter}`. */
 function getLiteralPrefix(path: string): string {
@@ -19,7 +19,7 @@ function countSharedSegments(a: string, b: string): number {
  * The error style of a path no route matched, read from the route table: the style of the routes whose paths
  * share the most leading segments with it (a `/v1beta/...` path answers like the generate-content routes, a
  * `/v1/messages/...` path like the messages routes). Ties, and paths sharing nothing, answer in
- * {@link UNROUTED_STYLE} when it is among the tied styles, else in the tied style first by name.
+ * {@link DEFAULT_STYLE} when it is among the tied styles, else in the tied style first by name.
  */
 export function createUnroutedStyle(routes: RouteEntry[]): (path: string) => Style {
   const prefixes = [...new Map(routes.map((route) => [`${route.style} ${getLiteralPrefix(route.path)}`, route])).values()];
@@ -33,7 +33,7 @@ export function createUnroutedStyle(routes: RouteEntry[]): (path: string) => Sty
         styles = new Set([route.style]);
       } else if (shared === best && shared > 0) styles.add(route.style);
     }
-    if (styles.size === 0 || styles.has(UNROUTED_STYLE)) return UNROUTED_STYLE;
+    if (styles.size === 0 || styles.has(DEFAULT_STYLE)) return DEFAULT_STYLE;
     return [...styles].sort()[0];
   };
 }

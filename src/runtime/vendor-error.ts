@@ -6,17 +6,25 @@ import type { RuntimeVendor, VendorResponse } from './types.ts';
 
 const MAX_ERROR_BYTES = 64 * 1024;
 
-/** Reads at most 64 KiB of an error body and parses it as JSON when it is JSON. */
+/**
+ * Reads at most 64 KiB of an error body and parses it as JSON when it is JSON. A body the vendor cuts
+ * (reset) or leaves silent too long counts as no JSON: the answer is unreadable, whatever arrived of it.
+ */
 export async function readErrorBody(response: VendorResponse): Promise<{ text: string; json: unknown }> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of response.body) {
-    size += chunk.length;
-    if (size > MAX_ERROR_BYTES) {
-      response.body.destroy();
-      break;
+  try {
+    for await (const chunk of response.body) {
+      size += chunk.length;
+      if (size > MAX_ERROR_BYTES) {
+        response.body.destroy();
+        break;
+      }
+      chunks.push(chunk);
     }
-    chunks.push(chunk);
+  } catch {
+    response.body.destroy();
+    return { text: Buffer.concat(chunks).toString('utf8'), json: undefined };
   }
   const text = Buffer.concat(chunks).toString('utf8');
   try {

@@ -1,5 +1,5 @@
 import type { ModelEntry, Operation } from '../config/types.ts';
-import { estimateTokens } from '../runtime/estimate-usage.ts';
+import { estimateTokens } from './estimate-tokens.ts';
 import { getCost } from './get-cost.ts';
 
 /** What one request reserves at admission: tokens against `tpm`, USD against a budget. */

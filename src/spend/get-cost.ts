@@ -1,5 +1,4 @@
 import type { ModelPrice } from '../config/types.ts';
-import type { ChargedUsage } from '../runtime/types.ts';
 
 /**
  * The usage fields pricing reads. Counts are normalised the same way for every protocol: `inputTokens`
@@ -7,7 +6,17 @@ import type { ChargedUsage } from '../runtime/types.ts';
  * cached count is `cachedInputTokens`, the cache-write count `cacheCreationInputTokens`; images (set by the
  * image handler) and audio seconds (a transcription's duration, when the vendor reports it) are priced too.
  */
-export type PricedUsage = ChargedUsage;
+export interface PricedUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  cachedInputTokens?: number;
+  cacheCreationInputTokens?: number;
+  reasoningTokens?: number;
+  /** Images generated (priced per image). */
+  images?: number;
+  /** Seconds of audio the vendor processed (priced per `audio_second`). */
+  audioSeconds?: number;
+}
 
 const PER_TOKEN = 1 / 1_000_000;
 

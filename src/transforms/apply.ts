@@ -1,5 +1,4 @@
-import type { TransformOp } from '../config/types.ts';
-import type { OpOf, TransformOpKind, TransformOpName } from './op-kind.ts';
+import type { OpOf, TransformOp, TransformOpKind, TransformOpName } from './op-kind.ts';
 import type { JsonObject } from './path.ts';
 import { TRANSFORM_OPS } from './registry.ts';
 

@@ -1,5 +1,4 @@
-import type { TransformOp } from '../config/types.ts';
-import type { FieldRule, OpOf, TransformOpKind, TransformOpName } from './op-kind.ts';
+import type { FieldRule, OpOf, TransformOp, TransformOpKind, TransformOpName } from './op-kind.ts';
 import { checkFieldPath, isJsonObject } from './path.ts';
 import { TRANSFORM_OPS, isTransformOpName } from './registry.ts';
 

@@ -1,5 +1,13 @@
-import type { TransformOp } from '../config/types.ts';
 import type { JsonObject } from './path.ts';
+
+/** One op of a declarative transform (issue 3), as YAML writes it; each op kind is implemented once beside this file. */
+export type TransformOp =
+  | { op: 'move'; from: string; to: string }
+  | { op: 'set'; at: string; value: unknown }
+  | { op: 'default'; at: string; value: unknown }
+  | { op: 'replace'; at: string; find: string; with: string }
+  | { op: 'map'; at: string; values: Record<string, unknown> }
+  | { op: 'drop'; at: string };
 
 /** The name of an op kind: move, set, default, replace, map or drop. */
 export type TransformOpName = TransformOp['op'];

@@ -1,4 +1,4 @@
-import { estimateTextTokens, estimateTokens } from '../runtime/estimate-usage.ts';
+import { estimateTextTokens, estimateTokens } from '../spend/estimate-tokens.ts';
 import type { CanonicalRequest, ContentPart } from './canonical.ts';
 
 /**

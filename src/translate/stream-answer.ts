@@ -4,7 +4,8 @@
  * Backpressure pauses the vendor body until the client drains.
  */
 import type { Style } from '../config/types.ts';
-import { GatewayError, renderStreamError, toGatewayError } from '../errors.ts';
+import { GatewayError, toGatewayError } from '../errors.ts';
+import { renderStreamError } from '../protocols/render-error.ts';
 import { endStream, startStream, writeStream } from '../runtime/respond.ts';
 import type { RequestContext, RuntimeVendor, VendorResponse } from '../runtime/types.ts';
 import { createSseParser, type SseEvent } from '../sse/parse.ts';

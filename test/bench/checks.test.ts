@@ -8,7 +8,7 @@ import { HarnessError } from '../../bench/run-scenario.ts';
 import { checkChatStreams, checkImageGeneration, sendCheckRequest, summarizeChatStream, type CheckContext } from '../../bench/scenarios/checks.ts';
 import type { Side } from '../../bench/scenarios/types.ts';
 import { compileConfigFile } from '../../src/config/index.ts';
-import { createGateway, type Gateway } from '../../src/runtime/create-gateway.ts';
+import { createGateway, type Gateway } from '../../src/gateway/create-gateway.ts';
 import { startAnthropicSimulator, startDashScopeSimulator, startOpenAISimulator, type Simulator } from '../../src/simulators/index.ts';
 
 const VENDOR_KEY = 'sk-bench-checks-vendor';

@@ -36,7 +36,7 @@ describe('gateway start on the built tables', () => {
 
   it('loads neither the config compiler nor yaml nor ajv when run as `npm start` runs it', async () => {
     const loaded = await listLoadedModules(LAUNCHERS.node);
-    expect(loaded.some((url) => url.endsWith('/src/runtime/create-gateway.ts'))).toBe(true);
+    expect(loaded.some((url) => url.endsWith('/src/gateway/create-gateway.ts'))).toBe(true);
     expect(loaded.filter((url) => COMPILER.test(url))).toEqual([]);
   }, 60_000);
 

@@ -48,4 +48,23 @@ describe('the overrides file', () => {
     expect(() => readOverrides('not json')).toThrow();
     expect(readOverrides(undefined)).toEqual({ keys: {}, issued: [] });
   });
+
+  it('keeps the last good overrides when a poll reads a damaged file, and refuses changes with 503 until it is mended', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'overrides-'));
+    const good = { keys: { team: { limits: { rpm: 1 } } }, issued: [] };
+    await writeFile(join(dir, '.gateway-overrides.json'), JSON.stringify(good));
+    const applied: Overrides[] = [];
+    const control = await startOverrideControl(createOverrideStore(undefined, dir), silent, (o) => void applied.push(o));
+    try {
+      await writeFile(join(dir, '.gateway-overrides.json'), '{"keys":{},"issued":[{}]}');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(applied).toEqual([good]);
+      expect(control.current()).toEqual(good);
+      const failure = await control.change('ops', 'team', (o) => o).catch((error) => error);
+      expect(failure).toMatchObject({ status: 503, code: 'overrides_not_stored' });
+    } finally {
+      control.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { estimateTokens } from '../../src/runtime/estimate-usage.ts';
+import { estimateTokens } from '../../src/spend/estimate-tokens.ts';
 import { SIMULATOR_KEYS, startOpenAISimulator, type Simulator } from '../../src/simulators/index.ts';
 import { startTestRedis, type TestRedis } from '../limits/redis-server.ts';
 import { startCliGateway, type CliGateway } from '../helpers/start-cli-gateway.ts';

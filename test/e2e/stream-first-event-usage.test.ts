@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { ChatAnthropic } from '@langchain/anthropic';
 import type { AIMessageChunk } from '@langchain/core/messages';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { estimateTokens } from '../../src/runtime/estimate-usage.ts';
+import { estimateTokens } from '../../src/spend/estimate-tokens.ts';
 import { startTestGateway, type TestGateway } from '../helpers/start-gateway.ts';
 
 let gw: TestGateway;

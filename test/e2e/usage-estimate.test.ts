@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileConfigFile } from '../../src/config/index.ts';
 import type { CompiledConfig, KeyEntry } from '../../src/config/types.ts';
-import { createGateway, type Gateway } from '../../src/runtime/create-gateway.ts';
+import { createGateway, type Gateway } from '../../src/gateway/create-gateway.ts';
 import type { UsageEvent } from '../../src/runtime/types.ts';
 import { simulateVendors, type SimulatedSetup } from '../../src/simulate.ts';
 import { startAnthropicSimulator, startGeminiSimulator, startOpenAISimulator, type Simulator } from '../../src/simulators/index.ts';

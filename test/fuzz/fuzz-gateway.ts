@@ -2,12 +2,13 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { compileConfigFile } from '../../src/config/index.ts';
 import type { CompiledConfig, ModelEntry, Protocol, VendorEntry } from '../../src/config/types.ts';
-import { createGateway, type Gateway, type GatewayOptions } from '../../src/runtime/create-gateway.ts';
+import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/create-gateway.ts';
 import { createServices } from '../../src/runtime/services.ts';
 import type { UsageEvent } from '../../src/runtime/types.ts';
 import { SIMULATOR_CLIENT_KEY, simulateVendors } from '../../src/simulate.ts';
 import { SIMULATOR_KEYS } from '../../src/simulators/index.ts';
 import { HOSTILE_MODES, startHostileVendor, type HostileMode } from '../helpers/hostile-vendor.ts';
+import { startScriptedBedrockVendor, type ScriptedBedrockVendor } from '../helpers/scripted-bedrock-vendor.ts';
 import { startRecordingRelay } from './recording-relay.ts';
 import type { VendorCall } from './vendor-call.ts';
 
@@ -21,6 +22,10 @@ export const HOSTILE_TIMEOUT_MS = 700;
 /** Body limit of the fuzz gateway: small, so that oversized uploads are cheap to send. */
 export const FUZZ_BODY_LIMIT = 256 * 1024;
 const HOSTILE_PROTOCOLS: Protocol[] = ['openai', 'anthropic', 'gemini', 'dashscope'];
+/** Models served by the scripted Bedrock (its answer set per case): signed with SigV4 and a session token, or with a Bedrock API key. */
+export const SCRIPTED_BEDROCK_MODELS = { signed: 'hostile-bedrock-signed', key: 'hostile-bedrock-key' };
+/** The scripted Bedrock's credentials, each a secret the gateway holds. */
+const SCRIPTED_BEDROCK_ENV = { FUZZ_BEDROCK_SECRET: 'fuzz-bedrock-secret-7c2e91d04a', FUZZ_BEDROCK_ID: 'AKIAFUZZBEDROCK0001', FUZZ_BEDROCK_TOKEN: 'fuzz-bedrock-session-token-3b8e05f1c6', FUZZ_BEDROCK_API_KEY: 'fuzz-bedrock-api-key-9a4d27e6b3' };
 
 /** A gateway over recorded simulators and hostile vendors, with every secret, log line and crash kept. */
 export interface FuzzGateway {
@@ -31,6 +36,8 @@ export interface FuzzGateway {
   config: CompiledConfig;
   /** Every secret the gateway holds, by name: vendor keys, client keys, the task secret. */
   secrets: Record<string, string>;
+  /** The scripted Bedrock behind {@link SCRIPTED_BEDROCK_MODELS}: a case sets its answer. */
+  bedrock: ScriptedBedrockVendor;
   /** Every vendor call, in arrival order. */
   calls: VendorCall[];
   events: UsageEvent[];
@@ -67,6 +74,11 @@ function addHostileVendors(config: CompiledConfig): CompiledConfig {
     const name = `hostile-${protocol}`;
     vendors[name] = { ...template, name, timeouts: { headersMs: HOSTILE_TIMEOUT_MS, bodyMs: HOSTILE_TIMEOUT_MS } };
     for (const mode of HOSTILE_MODES) models[getHostileModel(protocol, mode)] = defineModel(getHostileModel(protocol, mode), name, `mode-${mode}`, protocol === 'dashscope');
+  }
+  for (const [kind, template] of [['signed', 'bedrock'], ['key', 'bedrock-api-key']] as const) {
+    const name = SCRIPTED_BEDROCK_MODELS[kind];
+    vendors[name] = { ...config.vendors[template], name, timeouts: { headersMs: HOSTILE_TIMEOUT_MS, bodyMs: HOSTILE_TIMEOUT_MS } };
+    models[name] = defineModel(name, name, 'us.anthropic.claude-sonnet-4-20250514-v1:0', false);
   }
   const keys: CompiledConfig['keys'] = [
     ...config.keys,
@@ -106,8 +118,16 @@ export async function startFuzzGateway(): Promise<FuzzGateway> {
   const simUrl = (protocol: Protocol): string => setup.sims[protocol].url;
   const closers: (() => Promise<void>)[] = [];
   const vendors: Record<string, VendorEntry> = {};
+  const bedrock = await startScriptedBedrockVendor('hostile-bedrock', calls);
+  closers.push(bedrock.close);
+  Object.assign(setup.env, SCRIPTED_BEDROCK_ENV);
+  for (const [name, value] of Object.entries(SCRIPTED_BEDROCK_ENV)) if (name !== 'FUZZ_BEDROCK_ID') secrets[`vendor credential ${name}`] = value;
   for (const [name, vendor] of Object.entries(setup.config.vendors)) {
-    if (name.startsWith('hostile-')) {
+    if (name === SCRIPTED_BEDROCK_MODELS.signed) {
+      vendors[name] = { ...vendor, baseUrl: bedrock.url, auth: { kind: 'signed', scheme: 'sigv4', env: 'FUZZ_BEDROCK_SECRET', idEnv: 'FUZZ_BEDROCK_ID', tokenEnv: 'FUZZ_BEDROCK_TOKEN' } };
+    } else if (name === SCRIPTED_BEDROCK_MODELS.key) {
+      vendors[name] = { ...vendor, baseUrl: bedrock.url, auth: vendor.auth.kind === 'none' ? vendor.auth : { ...vendor.auth, env: 'FUZZ_BEDROCK_API_KEY' } };
+    } else if (name.startsWith('hostile-')) {
       const hostile = await startHostileVendor(name, vendor.protocol, calls);
       closers.push(hostile.close);
       const secretEnv = `FUZZ_HOSTILE_${vendor.protocol.toUpperCase()}_KEY`;
@@ -147,6 +167,7 @@ export async function startFuzzGateway(): Promise<FuzzGateway> {
     gateway,
     config,
     secrets,
+    bedrock,
     calls,
     events,
     logs,

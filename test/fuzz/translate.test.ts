@@ -5,7 +5,7 @@ import { arbitraryAuth, presentKey } from './arbitraries.ts';
 import { arbitraryMutation, describeBody } from './arbitraries-bodies.ts';
 import { describeCase } from './arbitraries-requests.ts';
 import { startFuzzGateway, type FuzzGateway } from './fuzz-gateway.ts';
-import { loadTokenizer } from '../../src/runtime/count-text-tokens.ts';
+import { loadTokenizer } from '../../src/spend/count-text-tokens.ts';
 import { getFuzzTimeout, runFuzz } from './fuzz-run.ts';
 import { formatHead } from './raw-http.ts';
 import { runHttpCase } from './run-case.ts';

@@ -1,7 +1,7 @@
 import type { CompiledConfig, ModelEntry, Protocol } from '../../src/config/types.ts';
 import type { SimulatorOptions } from '../../src/simulators/index.ts';
 import { compileConfigFile } from '../../src/config/index.ts';
-import { createGateway, type Gateway } from '../../src/runtime/create-gateway.ts';
+import { createGateway, type Gateway } from '../../src/gateway/create-gateway.ts';
 import type { UsageEvent } from '../../src/runtime/types.ts';
 import type { UsageSink } from '../../src/runtime/handle-request.ts';
 import type { Services } from '../../src/runtime/services.ts';

@@ -1,6 +1,6 @@
 import { compileConfigFile } from '../../src/config/index.ts';
 import type { CompiledConfig, ModelEntry, VendorEntry } from '../../src/config/types.ts';
-import { createGateway, type Gateway, type GatewayOptions } from '../../src/runtime/create-gateway.ts';
+import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/create-gateway.ts';
 import { startLeakyVendor, type LeakProtocol, type LeakyVendor } from './start-leaky-vendor.ts';
 
 /** Every secret the leaky gateway holds, by what it is; keys with characters that URL-encode and JSON-escape differently. */

@@ -3,7 +3,7 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders } from '
 import type { AddressInfo } from 'node:net';
 import { compileConfigFile } from '../../src/config/index.ts';
 import type { CompiledConfig, KeyEntry, RouteEntry } from '../../src/config/types.ts';
-import { createGateway, type Gateway } from '../../src/runtime/create-gateway.ts';
+import { createGateway, type Gateway } from '../../src/gateway/create-gateway.ts';
 import type { UsageEvent } from '../../src/runtime/types.ts';
 import { SIMULATOR_CLIENT_KEY, simulateVendors, type SimulatedSetup } from '../../src/simulate.ts';
 

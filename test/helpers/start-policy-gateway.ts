@@ -1,6 +1,6 @@
 import type { CompiledConfig, ModelEntry, RoutingPolicy, TargetEntry } from '../../src/config/types.ts';
 import { compileConfigFile } from '../../src/config/index.ts';
-import { createGateway, type Gateway } from '../../src/runtime/create-gateway.ts';
+import { createGateway, type Gateway } from '../../src/gateway/create-gateway.ts';
 import type { Services } from '../../src/runtime/services.ts';
 import type { UsageEvent } from '../../src/runtime/types.ts';
 import { SIMULATOR_CLIENT_KEY, simulateVendors, type SimulatedSetup } from '../../src/simulate.ts';

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { GatewayError, renderError } from '../../src/errors.ts';
+import { GatewayError } from '../../src/errors.ts';
+import { renderError } from '../../src/protocols/render-error.ts';
 import { createLimiter } from '../../src/limits/limiter.ts';
 import { createMemoryStore } from '../../src/limits/memory-store.ts';
 import { createLogCapture } from './log-capture.ts';

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { KeyEntry } from '../../src/config/types.ts';
-import { GatewayError, renderError } from '../../src/errors.ts';
+import { GatewayError } from '../../src/errors.ts';
+import { renderError } from '../../src/protocols/render-error.ts';
 import { createLimiter } from '../../src/limits/limiter.ts';
 import { createMemoryStore } from '../../src/limits/memory-store.ts';
 import type { LimitStore } from '../../src/limits/store.ts';

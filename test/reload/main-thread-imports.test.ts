@@ -24,7 +24,7 @@ function listStaticImports(entry: string): Set<string> {
 const COMPILER = ['src/config/index.ts', 'src/config/compile.ts', 'src/config/load.ts', 'src/config/check.ts', 'yaml', 'ajv'];
 
 describe('the reload path on the main thread', () => {
-  it.each(['src/reload/create-reloader.ts', 'src/cli/start-reloads.ts', 'src/admin/reload-route.ts', 'src/reload/share-with-workers.ts', 'src/runtime/create-gateway.ts'])(
+  it.each(['src/reload/create-reloader.ts', 'src/cli/start-reloads.ts', 'src/admin/reload-route.ts', 'src/reload/share-with-workers.ts', 'src/gateway/create-gateway.ts'])(
     '%s never loads the config compiler (it runs in the worker thread)',
     (entry) => {
       const loaded = listStaticImports(entry);

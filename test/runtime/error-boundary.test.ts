@@ -119,9 +119,10 @@ describe('request-scoped work outside any promise', () => {
     const { createServer } = await import('node:http');
     const { createRequestHandler } = await import('../../src/runtime/handle-request.ts');
     const { createServices } = await import('../../src/runtime/services.ts');
+    const { GATEWAY_DISPATCH } = await import('../../src/gateway/dispatch.ts');
     const handler = createRequestHandler(() => {
       throw new Error('snapshot unavailable');
-    }, createServices(gw.config.server), undefined);
+    }, createServices(gw.config.server), GATEWAY_DISPATCH, undefined);
     const server = createServer(handler).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     try {
@@ -136,7 +137,7 @@ describe('request-scoped work outside any promise', () => {
   });
 
   it('survives a usage receiver that throws, and keeps serving', async () => {
-    const { createGateway } = await import('../../src/runtime/create-gateway.ts');
+    const { createGateway } = await import('../../src/gateway/create-gateway.ts');
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on('warning', onWarning);

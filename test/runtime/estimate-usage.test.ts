@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addUsageEstimate, estimateTokens } from '../../src/runtime/estimate-usage.ts';
+import { addUsageEstimate } from '../../src/runtime/estimate-usage.ts';
+import { estimateTokens } from '../../src/spend/estimate-tokens.ts';
 import type { ChargedUsage, RequestContext } from '../../src/runtime/types.ts';
 
 /** The fields of a request context the estimate reads. */

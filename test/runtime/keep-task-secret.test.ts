@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRedisStore } from '../../src/limits/redis-store.ts';
 import type { LimitStore } from '../../src/limits/store.ts';
-import { createMemoryValues } from '../../src/responses-state/memory-values.ts';
+import { createMemoryValues } from '../../src/response-store/memory-values.ts';
 import { keepTaskSecret, TASK_SECRET_FILE } from '../../src/runtime/keep-task-secret.ts';
 import { startTestRedis, type TestRedis } from '../limits/redis-server.ts';
 

@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import { afterEach } from 'vitest';
-import { GatewayError, renderError } from '../../src/errors.ts';
+import { GatewayError } from '../../src/errors.ts';
+import { renderError } from '../../src/protocols/render-error.ts';
 import { createRealtimeUpgradeHandler, type RealtimeOutcome } from '../../src/runtime/realtime.ts';
 
 /**

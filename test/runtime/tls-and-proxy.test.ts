@@ -9,7 +9,7 @@ import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompiledConfig } from '../../src/config/types.ts';
 import { compileConfigText } from '../../src/config/index.ts';
-import { createGateway, type Gateway } from '../../src/runtime/create-gateway.ts';
+import { createGateway, type Gateway } from '../../src/gateway/create-gateway.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gw-tls-'));
 const certFile = join(dir, 'cert.pem');

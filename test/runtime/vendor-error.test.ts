@@ -51,6 +51,18 @@ describe('vendor errors, the one mapping for passthrough and translated calls', 
     expect(createVendorGatewayError(createVendor('openai'), { status: 302, type: 'x', message: 'moved' }).status).toBe(502);
   });
 
+  test.each([
+    ['reset', 'ECONNRESET'],
+    ['body silence', 'UND_ERR_BODY_TIMEOUT'],
+  ])('an error body cut by a %s is an unreadable answer (502), not a throw the gateway did not handle', async (_kind, code) => {
+    const body = new Readable({ read() {} });
+    body.push(Buffer.from('{"message":"Bearer sk-vend'));
+    setImmediate(() => body.destroy(Object.assign(new Error('the vendor went away'), { code })));
+    const response = { status: 500, headers: {}, body } as unknown as VendorResponse;
+    await expect(readVendorError(createVendor('bedrock'), response)).resolves.toMatchObject({ status: 502, code: 'upstream_invalid_response' });
+    expect(body.destroyed).toBe(true);
+  });
+
   test.each([400, 429, 500, 503])('redacts the gateway secrets from the vendor code and message of an HTTP %i', (status) => {
     const leak = `bad request for key Bearer ${KEY} (?key=${encodeURIComponent(KEY)})`;
     const error = createVendorGatewayError(createVendor('openai'), { status, type: `code_${KEY}`, message: leak });

@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileConfigFile } from '../../src/config/index.ts';
-import { createGateway, type Gateway } from '../../src/runtime/create-gateway.ts';
+import { createGateway, type Gateway } from '../../src/gateway/create-gateway.ts';
 import { SIMULATOR_KEYS, startAnthropicSimulator, startOpenAISimulator, type Simulator } from '../../src/simulators/index.ts';
 import { defineModel, definePolicy, defineTarget } from '../helpers/start-policy-gateway.ts';
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileConfigFile } from '../../src/config/index.ts';
-import { createGateway, type Gateway } from '../../src/runtime/create-gateway.ts';
+import { createGateway, type Gateway } from '../../src/gateway/create-gateway.ts';
 import type { UsageEvent } from '../../src/runtime/types.ts';
 import { SIMULATOR_CLIENT_KEY, simulateVendors } from '../../src/simulate.ts';
 import { runFuzz } from '../fuzz/fuzz-run.ts';

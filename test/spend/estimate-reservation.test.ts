@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelEntry } from '../../src/config/types.ts';
-import { estimateTokens } from '../../src/runtime/estimate-usage.ts';
+import { estimateTokens } from '../../src/spend/estimate-tokens.ts';
 import { estimateReservation } from '../../src/spend/estimate-reservation.ts';
 
 function makeModel(price?: ModelEntry['price']): ModelEntry {

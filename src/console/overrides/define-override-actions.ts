@@ -31,7 +31,7 @@ function setOverride(overrides: Overrides, name: string, patch: KeyOverride): Ov
 export function defineSetLimits(base: CompiledConfig, name: unknown, limits: unknown, budget?: unknown) {
   return (overrides: Overrides): Overrides => {
     const key = findKey(base, overrides, name);
-    checkKeyEntry({ name: key.name, sha256: ANY_DIGEST, models: key.models, limits, ...(budget ? { budget } : {}) });
+    checkKeyEntry({ name: key.name, sha256: ANY_DIGEST, models: key.models, limits, ...(budget === undefined || budget === null ? {} : { budget }) });
     const patch: KeyOverride = { limits: limits as KeyOverride['limits'] };
     if (budget !== undefined) patch.budget = budget as KeyOverride['budget'];
     return setOverride(overrides, key.name, patch);

@@ -68,7 +68,7 @@ export async function startOverrideControl(store: OverrideStore, logger: Logger,
   return {
     current: () => current,
     async change(adminName, name, mutate) {
-      const before = readOverrides(await reach(store.read(), store.where));
+      const before = await reach(store.read().then(readOverrides), store.where);
       const after = mutate(structuredClone(before));
       const written = JSON.stringify(after);
       await reach(store.write(written), store.where);

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { CompiledConfig, Style } from '../../config/types.ts';
 import { GatewayError } from '../../errors.ts';
 import { getStyleFacts, STYLES } from '../../protocols/styles.ts';
-import { createGateway } from '../../runtime/create-gateway.ts';
+import { createGateway } from '../../gateway/create-gateway.ts';
 import type { UsageSink } from '../../runtime/handle-request.ts';
 import type { Services } from '../../runtime/services.ts';
 import { readKeyDigest } from '../../runtime/secrets.ts';

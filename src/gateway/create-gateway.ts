@@ -4,16 +4,17 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createApp, createRouter, defineEventHandler, toNodeListener } from 'h3';
 import type { CompiledConfig } from '../config/types.ts';
-import { answerClientError } from './client-error.ts';
-import { createRequestHandler, type InFlight, type UsageSink } from './handle-request.ts';
-import { drainInFlight } from './drain.ts';
-import { createUpgradeListener } from './realtime-route.ts';
-import { createServices, type Services } from './services.ts';
-import { readTaskSecret } from './secrets.ts';
-import { createSnapshot } from './snapshot.ts';
-import { createSnapshotKeeper } from './snapshot-keeper.ts';
-import type { Snapshot } from './types.ts';
 import { serveStoredImage } from '../images/serve.ts';
+import { answerClientError } from '../runtime/client-error.ts';
+import { createRequestHandler, type InFlight, type UsageSink } from '../runtime/handle-request.ts';
+import { drainInFlight } from '../runtime/drain.ts';
+import { createUpgradeListener } from '../runtime/realtime-route.ts';
+import { createServices, type Services } from '../runtime/services.ts';
+import { readTaskSecret } from '../runtime/secrets.ts';
+import { createSnapshot } from '../runtime/snapshot.ts';
+import { createSnapshotKeeper } from '../runtime/snapshot-keeper.ts';
+import type { Snapshot } from '../runtime/types.ts';
+import { GATEWAY_DISPATCH } from './dispatch.ts';
 
 /** Options of {@link createGateway}. */
 export interface GatewayOptions {
@@ -103,8 +104,9 @@ function countStreams(inFlight: InFlight): number {
 }
 
 /**
- * Builds the gateway server from a compiled config. The proxy hot path is a Node-native listener over the
- * generated tables (measured faster than routing through h3's app, see bench/RESULTS.md); h3 serves the
+ * Builds the gateway server from a compiled config: the runtime's request listener over the gateway's
+ * dispatch table (the image, Responses-state and translation modules joined in dispatch.ts), plus the
+ * auxiliary routes. The proxy hot path is a Node-native listener over the generated tables (measured faster than routing through h3's app, see bench/RESULTS.md); h3 serves the
  * auxiliary routes.
  */
 export function createGateway(options: GatewayOptions): Gateway {
@@ -129,7 +131,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
   const services = options.services ?? createServices(options.config.server);
   const inFlight: InFlight = { active: 0, contexts: new Set(), snapshots };
-  const handler = createRequestHandler(getSnapshot, services, sink, createAuxiliaryApp(getSnapshot), inFlight);
+  const handler = createRequestHandler(getSnapshot, services, GATEWAY_DISPATCH, sink, createAuxiliaryApp(getSnapshot), inFlight);
   const { tls } = options.config.server;
   // Node checks the headers and request deadlines of open connections once a second (its default: 30 s).
   // Host and Expect are checked by the request listener, which answers in the caller's style (check-request-head.ts).

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createMemoryValues } from '../../src/responses-state/memory-values.ts';
+import { createMemoryValues } from '../../src/response-store/memory-values.ts';
 
 describe('memory values (Responses state without Redis)', () => {
   test('a value expires after its TTL', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError, renderStreamError } from '../../src/errors.ts';
+import { GatewayError } from '../../src/errors.ts';
+import { renderStreamError } from '../../src/protocols/render-error.ts';
 import { createSseParser, type SseEvent } from '../../src/sse/parse.ts';
-import { STATUS_STYLE_ROWS, getExpectedBody } from './error-types.ts';
+import { STATUS_STYLE_ROWS, getExpectedBody } from '../errors/error-types.ts';
 
 /** The frame each style's SDK expects for an error after the stream began. */
 const FRAMES = {

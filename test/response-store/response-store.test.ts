@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRedisStore } from '../../src/limits/redis-store.ts';
 import { StoreUnavailableError, type LimitStore, type ValueStore } from '../../src/limits/store.ts';
 import { readStore } from '../../src/responses-state/read-store.ts';
-import { createMemoryValues } from '../../src/responses-state/memory-values.ts';
-import { createResponseStore } from '../../src/responses-state/response-store.ts';
+import { createMemoryValues } from '../../src/response-store/memory-values.ts';
+import { createResponseStore } from '../../src/response-store/response-store.ts';
 import { startTestRedis, type TestRedis } from '../limits/redis-server.ts';
 
 const LIMITS = { ttlMs: 60_000, maxBytes: 10_000 };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError, renderError, renderErrorBody } from '../../src/errors.ts';
-import { STATUS_STYLE_ROWS, STYLES, getExpectedBody } from './error-types.ts';
+import { GatewayError } from '../../src/errors.ts';
+import { renderError, renderErrorBody } from '../../src/protocols/render-error.ts';
+import { STATUS_STYLE_ROWS, STYLES, getExpectedBody } from '../errors/error-types.ts';
 
 describe('an error rendered as a response, per status and style', () => {
   it.each(STATUS_STYLE_ROWS)('$status in the $style style is $expected', ({ status, style }) => {

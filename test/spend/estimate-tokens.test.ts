@@ -1,8 +1,8 @@
-/** The tokenizer estimate of estimate-usage.ts: gpt-tokenizer counts, special-token text counted as text. */
+/** The token estimator of src/spend/estimate-tokens.ts: gpt-tokenizer counts, special-token text counted as text. */
 import { countTokens } from 'gpt-tokenizer';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { estimateTextTokens, estimateTokens } from '../../src/runtime/estimate-usage.ts';
+import { estimateTextTokens, estimateTokens } from '../../src/spend/estimate-tokens.ts';
 
 describe('estimateTextTokens', () => {
   test('counts with the tokenizer, 0 for no text', async () => {

@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * A process that logs lines of many sizes (multi-byte text included) through the gateway's default
+ * destination, with `fs.writeSync` recording the size and ending of every write on stderr, then exits.
+ */
+const SCRIPT = `
+import fs from 'node:fs';
+const writeSync = fs.writeSync;
+fs.writeSync = (fd, data, ...rest) => {
+  if (fd === 1) {
+    const text = String(data);
+    process.stderr.write(JSON.stringify([Buffer.byteLength(text), text.endsWith(String.fromCharCode(10))]) + String.fromCharCode(10));
+  }
+  return writeSync(fd, data, ...rest);
+};
+const { createLogger, writeInfoLine } = await import('./src/logger.ts');
+const logger = createLogger('info');
+for (let i = 0; i < 300; i++) writeInfoLine(logger, { n: i, pad: (i % 3 === 0 ? 'é' : 'x').repeat((i * 37) % 900) }, 'request');
+writeInfoLine(logger, { n: 300, pad: 'y'.repeat(5000) }, 'request');
+writeInfoLine(logger, { n: 301 }, 'request');
+process.exit(0);
+`;
+
+function runScript(): Promise<{ stdout: string; writes: [number, boolean][] }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SCRIPT], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('close', () => resolve({ stdout, writes: stderr.split('\n').filter((l) => l.startsWith('[')).map((l) => JSON.parse(l)) }));
+  });
+}
+
+describe('the default log destination, batching lines', () => {
+  it('writes whole lines together, at most 4096 bytes a write unless one line alone is longer, every line in order', async () => {
+    const { stdout, writes } = await runScript();
+    const lines = stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { n: number });
+    expect(lines.map((line) => line.n)).toEqual(Array.from({ length: 302 }, (_, i) => i));
+    expect(writes.every(([, whole]) => whole)).toBe(true);
+    const long = writes.filter(([bytes]) => bytes > 4096);
+    expect(long).toHaveLength(1);
+    expect(long[0][0]).toBeGreaterThan(5000);
+    // Batched: far fewer writes than lines, each but the last few holding at least 3 KB.
+    expect(writes.length).toBeLessThan(120);
+    expect(writes.filter(([bytes]) => bytes >= 3072).length).toBeGreaterThan(writes.length / 2);
+  });
+});
