@@ -403,7 +403,8 @@ export interface paths {
         get: operations["openai-videos-get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** videos-delete (openai style) */
+        delete: operations["openai-videos-delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -420,6 +421,23 @@ export interface paths {
         get: operations["openai-videos-content"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/videos/{task_id}/remix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** videos-remix (openai style) */
+        post: operations["openai-videos-remix"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1288,6 +1306,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ModelBody"];
+                "multipart/form-data": Record<string, never>;
             };
         };
         responses: {
@@ -1334,7 +1353,61 @@ export interface operations {
             };
         };
     };
+    "openai-videos-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The vendor answer, in the caller style. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error in the caller style. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "openai-videos-content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The vendor answer, in the caller style. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error in the caller style. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "openai-videos-remix": {
         parameters: {
             query?: never;
             header?: never;

@@ -32,6 +32,7 @@ function describeRoute(route: RouteEntry) {
       required: true,
       content: { 'application/json': { schema: { $ref: `#/components/schemas/${toSchemaName(route.schema)}` } } },
     };
+    if (route.multipart) (operation.requestBody as any).content['multipart/form-data'] = { schema: { type: 'object' } };
   } else if (route.body === 'multipart') {
     operation.requestBody = { required: true, content: { 'multipart/form-data': { schema: { type: 'object' } } } };
   }

@@ -160,6 +160,7 @@ function compileRoute(raw: any): RouteEntry {
     model,
     body,
     ...(raw.schema ? { schema: raw.schema } : {}),
+    ...(raw.multipart === true && body === 'json' ? { multipart: true as const } : {}),
     ...(raw.native ? { native: compileNative(raw.native) } : {}),
   };
 }

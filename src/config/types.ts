@@ -41,6 +41,8 @@ export const OPERATIONS = [
   'videos-content',
   'videos-create',
   'videos-get',
+  'videos-delete',
+  'videos-remix',
 ] as const;
 
 /** One operation name from {@link OPERATIONS}. */
@@ -67,6 +69,11 @@ export interface RouteEntry {
   body: 'json' | 'multipart' | 'none';
   /** Request schema id (file name under `schemas/endpoints/` without `.json`), if any. */
   schema?: string;
+  /**
+   * Set on a JSON route that also takes `multipart/form-data` (OpenAI's SDK uploads video references so):
+   * the model is then the form field named like the JSON field, and the schema is not applied.
+   */
+  multipart?: true;
   /** Set on `op: native` routes: the vendor endpoint this route forwards to. */
   native?: NativeEntry;
 }

@@ -1,5 +1,6 @@
 import { estimateTokens } from '../spend/estimate-tokens.ts';
 import type { ChargedUsage, RequestContext } from './types.ts';
+import { isMultipartContentType } from './json-bytes.ts';
 
 /** Bytes of a streamed answer (SSE framing and JSON envelopes included) counted as one token. */
 export const STREAM_BYTES_PER_TOKEN = 32;
@@ -41,6 +42,6 @@ function fillEstimate(usage: ChargedUsage, input: number, output: number): void 
 
 /** The size of a JSON request body as announced (uploads are not text: they count nothing). */
 function readRequestBytes(ctx: RequestContext): number {
-  if (ctx.route.body !== 'json') return 0;
+  if (ctx.route.body !== 'json' || isMultipartContentType(ctx.req.headers['content-type'])) return 0;
   return Number(ctx.req.headers['content-length']) || 0;
 }

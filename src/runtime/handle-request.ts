@@ -15,7 +15,7 @@ import { readMultipartModel } from './multipart.ts';
 import { serveNative } from './native.ts';
 import { checkNativeParams, hasNoBody } from './native-access.ts';
 import { drainRequest } from './drain-request.ts';
-import { checkJsonBytes, getUnsupportedMediaTypeError, isJsonContentType } from './json-bytes.ts';
+import { checkJsonBytes, getUnsupportedMediaTypeError, isJsonContentType, isMultipartContentType } from './json-bytes.ts';
 import { getBodyTimeoutError, parseJsonBody, readBody } from './read-body.ts';
 import { readModelId, resolveModel } from './resolve-model.ts';
 import { validateBody } from './validate.ts';
@@ -82,7 +82,8 @@ async function serve(ctx: GatewayContext, services: Services, dispatch: Dispatch
   let upload: OpCall['upload'];
   let multipartModel: string | undefined;
   const { bodyLimitBytes: limit, bodyTimeoutMs } = ctx.snapshot.config.server;
-  if (route.body === 'json' && !(route.native && hasNoBody(ctx.req))) {
+  const formBody = route.body === 'multipart' || (route.multipart === true && isMultipartContentType(ctx.req.headers['content-type']));
+  if (route.body === 'json' && !formBody && !(route.native && hasNoBody(ctx.req))) {
     const contentType = ctx.req.headers['content-type'];
     if (!isJsonContentType(contentType)) throw getUnsupportedMediaTypeError(contentType);
     // Whole milliseconds: nearly every request then shares one timer list (Node keeps a list per duration).
@@ -90,7 +91,7 @@ async function serve(ctx: GatewayContext, services: Services, dispatch: Dispatch
     checkJsonBytes(raw);
     body = parseJsonBody(raw);
     if (route.schema) validateBody(route.schema, body);
-  } else if (route.body === 'multipart') {
+  } else if (formBody) {
     limitUploadTime(ctx, bodyTimeoutMs);
     const form = await readMultipartModel(ctx.req, { field: route.model.name, limitBytes: limit, signal: ctx.signal });
     multipartModel = form.model;

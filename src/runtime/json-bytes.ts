@@ -27,6 +27,13 @@ export function isJsonContentType(header: string | undefined): boolean {
   return !charset || charset[1] === 'utf-8' || charset[1] === 'utf8';
 }
 
+/** Whether a Content-Type names `multipart/form-data` (what a JSON route marked `multipart` also takes). */
+export function isMultipartContentType(header: string | undefined): boolean {
+  if (!header) return false;
+  const semi = header.indexOf(';');
+  return (semi === -1 ? header : header.slice(0, semi)).trim().toLowerCase() === 'multipart/form-data';
+}
+
 /** The 415 of a JSON route called with another content type. */
 export function getUnsupportedMediaTypeError(header: string | undefined): GatewayError {
   const given = header ? `\`${header.slice(0, 100)}\`` : 'none';

@@ -4,11 +4,12 @@ import { getStyleFacts } from '../protocols/styles.ts';
 import { decodeTaskId } from './task-id.ts';
 import type { RequestContext } from './types.ts';
 
-/** The model id of a request, read from where its route says (body, path, query, multipart or task id). */
+/** The model id of a request, read from where its route says (body, path, query, multipart or task id);
+ * `multipartModel` is the form field read from a multipart body (also on JSON routes taking multipart). */
 export function readModelId(ctx: RequestContext, body: any, multipartModel?: string): string {
   const { from, name } = ctx.route.model;
   let value: unknown;
-  if (from === 'body') value = body?.[name];
+  if (from === 'body') value = multipartModel ?? body?.[name];
   else if (from === 'path') value = ctx.params[name];
   else if (from === 'query') value = ctx.query.get(name);
   else if (from === 'multipart') value = multipartModel;

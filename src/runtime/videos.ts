@@ -2,13 +2,15 @@ import { GatewayError } from '../errors.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
 import { createPassthrough } from './passthrough.ts';
 import type { HandlerSet } from './dispatch-table.ts';
+import { rewriteFormField } from './multipart-form.ts';
 import { sendJson } from './respond.ts';
 import { encodeTaskId } from './task-id.ts';
 import { readErrorBody, toVendorError } from './vendor-error.ts';
-import type { RequestBody } from './request-body.ts';
 import type { OpCall } from './types.ts';
 
-function getEndpoint(call: OpCall, op: 'videos-create' | 'videos-get' | 'videos-content') {
+type VideoOp = 'videos-create' | 'videos-get' | 'videos-content' | 'videos-delete' | 'videos-remix';
+
+function getEndpoint(call: OpCall, op: VideoOp) {
   const endpoint = getProtocolAdapter(call.vendor.config.protocol).passthrough[op];
   if (!endpoint) {
     throw new GatewayError(501, 'not_implemented', `Video generation is not available for models on ${call.vendor.config.protocol} vendors.`);
@@ -17,27 +19,34 @@ function getEndpoint(call: OpCall, op: 'videos-create' | 'videos-get' | 'videos-
 }
 
 /**
- * Calls the vendor's video endpoint and answers its JSON with the task id replaced by a signed gateway id
- * (a creation's body names the model, `model-body`; a lookup has none).
+ * The submission sent to the vendor, in the form the client used (the OpenAI video API takes JSON and
+ * multipart), the model named as the vendor knows it.
  */
-async function forwardTask(call: OpCall<RequestBody<'ModelBody'> | undefined>, op: 'videos-create' | 'videos-get'): Promise<void> {
+async function buildBody(call: OpCall): Promise<{ body?: string | Buffer; contentType?: string }> {
+  if (call.upload) return rewriteFormField(call.upload, call.ctx.req.headers['content-type']!, call.ctx.route.model.name, call.target.upstream);
+  if (!call.raw) return {};
+  const body = call.body?.model !== undefined && call.body.model !== call.target.upstream ? JSON.stringify({ ...call.body, model: call.target.upstream }) : call.raw;
+  return { body, contentType: 'application/json' };
+}
+
+/** Calls the vendor's video endpoint and answers its JSON with the task id replaced by a signed gateway id. */
+async function forwardTask(call: OpCall, op: Exclude<VideoOp, 'videos-content'>): Promise<void> {
   const endpoint = getEndpoint(call, op);
   const path = endpoint.path.replace('{task_id}', encodeURIComponent(call.ctx.params.task_id ?? ''));
-  const body = call.raw && call.body?.model !== call.target.upstream ? JSON.stringify({ ...call.body, model: call.target.upstream }) : call.raw;
-  const response = await call.callVendor({
-    method: endpoint.method,
-    path,
-    headers: body ? { 'content-type': 'application/json' } : {},
-    body,
-  });
+  const { body, contentType } = await buildBody(call);
+  const response = await call.callVendor({ method: endpoint.method, path, headers: contentType ? { 'content-type': contentType } : {}, body });
   const { json } = await readErrorBody(response);
   if (response.status >= 400) throw toVendorError(call.vendor, response.status, json, response.headers);
   const task = json as Record<string, unknown> | undefined;
   if (!task || typeof task.id !== 'string') {
     throw new GatewayError(502, 'upstream_invalid_response', `Vendor "${call.vendor.config.name}" answered without a task id.`);
   }
-  const id = encodeTaskId({ model: call.model.id, task: task.id, key: call.ctx.key!.config.name }, call.ctx.snapshot.taskSecret);
-  sendJson(call.ctx, response.status, { ...task, id, model: call.model.id });
+  const sign = (vendorId: string) => encodeTaskId({ model: call.model.id, task: vendorId, key: call.ctx.key!.config.name }, call.ctx.snapshot.taskSecret);
+  const answer: Record<string, unknown> = { ...task, id: sign(task.id) };
+  if ('model' in task) answer.model = call.model.id;
+  // A remix names its source video: the client knows it by its signed id only.
+  if (typeof task.remixed_from_video_id === 'string') answer.remixed_from_video_id = sign(task.remixed_from_video_id);
+  sendJson(call.ctx, response.status, answer);
 }
 
 /**
@@ -50,5 +59,7 @@ export const videoHandlers: HandlerSet = {
     'videos-create': (call) => forwardTask(call, 'videos-create'),
     'videos-get': (call) => forwardTask(call, 'videos-get'),
     'videos-content': (call) => createPassthrough(getEndpoint(call, 'videos-content'))(call),
+    'videos-delete': (call) => forwardTask(call, 'videos-delete'),
+    'videos-remix': (call) => forwardTask(call, 'videos-remix'),
   },
 };

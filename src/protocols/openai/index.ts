@@ -49,6 +49,8 @@ export const openaiAdapter: ProtocolAdapter<OpenAISimulator> = {
     'videos-create': { method: 'POST', path: '/videos', model: 'body' },
     'videos-get': { method: 'GET', path: '/videos/{task_id}', model: 'none' },
     'videos-content': { method: 'GET', path: '/videos/{task_id}/content', model: 'none' },
+    'videos-delete': { method: 'DELETE', path: '/videos/{task_id}', model: 'none' },
+    'videos-remix': { method: 'POST', path: '/videos/{task_id}/remix', model: 'none' },
     moderations: { method: 'POST', path: '/moderations', model: 'body' },
     realtime: { method: 'GET', path: '/realtime', model: 'none' },
   },

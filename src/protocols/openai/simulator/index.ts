@@ -9,7 +9,7 @@ import { handleCompact, handleResponses } from './responses.ts';
 import { handleDeleteResponse, handleGetResponse, handleListInputItems } from './responses-store.ts';
 import { handleEmbeddings, handleModerations, handleRerank } from './retrieval.ts';
 import { createOpenAIState, type MultipartRecord, type OpenAIState } from './state.ts';
-import { handleCreateVideo, handleGetVideo } from './video.ts';
+import { handleCreateVideo, handleDeleteVideo, handleGetVideo, handleRemixVideo } from './video.ts';
 import { sendJson, sendText, startSimServer, type SimRequest } from '../../../simulators/sim-server.ts';
 import { SIMULATOR_KEY } from './key.ts';
 import { TINY_PNG } from '../../../simulators/media.ts';
@@ -91,6 +91,8 @@ function handleOpenAI(state: OpenAIState, req: SimRequest, res: ServerResponse):
   const handler = ROUTES[`${req.method} ${req.path}`];
   if (handler) return handler(state, req, res);
   if (req.method === 'GET' && req.path.startsWith('/v1/videos/')) return handleGetVideo(state, req, res);
+  if (req.method === 'DELETE' && req.path.startsWith('/v1/videos/')) return handleDeleteVideo(state, req, res);
+  if (req.method === 'POST' && /^\/v1\/videos\/[^/]+\/remix$/.test(req.path)) return handleRemixVideo(state, req, res);
   if (req.path.startsWith('/v1/responses/')) {
     if (req.method === 'GET') return (req.path.endsWith('/input_items') ? handleListInputItems : handleGetResponse)(state, req, res);
     if (req.method === 'DELETE') return handleDeleteResponse(state, req, res);

@@ -54,3 +54,23 @@ export function handleGetVideo(state: OpenAIState, req: SimRequest, res: ServerR
   if (part === 'content') return sendText(res, 200, TINY_MP4, 'video/mp4');
   sendJson(res, 404, createOpenAIError(`Invalid URL (GET ${req.path})`));
 }
+
+/** DELETE /v1/videos/{id}: forgets the video. */
+export function handleDeleteVideo(state: OpenAIState, req: SimRequest, res: ServerResponse): void {
+  const id = req.path.slice('/v1/videos/'.length);
+  if (!state.videos.delete(id)) return sendJson(res, 404, createOpenAIError(`Video with id '${id}' not found.`, 'invalid_request_error', null, 'video_not_found'));
+  sendJson(res, 200, { id, object: 'video.deleted', deleted: true });
+}
+
+/** POST /v1/videos/{id}/remix (JSON `{prompt}`): a new queued video remixed from a known one. */
+export function handleRemixVideo(state: OpenAIState, req: SimRequest, res: ServerResponse): void {
+  const id = req.path.slice('/v1/videos/'.length, -'/remix'.length);
+  const source = state.videos.get(id);
+  if (!source) return sendJson(res, 404, createOpenAIError(`Video with id '${id}' not found.`, 'invalid_request_error', null, 'video_not_found'));
+  const body = readJson(req.body);
+  if (!isObject(body)) return sendJson(res, 400, INVALID_JSON_ERROR);
+  if (typeof body.prompt !== 'string') return sendJson(res, 400, createMissingParamError('prompt'));
+  const video: SimVideo = { ...source, id: `video_${state.nextId()}`, prompt: body.prompt, createdAt: nowSeconds() };
+  state.videos.set(video.id, video);
+  sendJson(res, 200, { ...(describeVideo(video, false) as object), remixed_from_video_id: id });
+}
