@@ -124,7 +124,9 @@ export async function startSimServer(spec: SimServerSpec): Promise<Simulator> {
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    // exclusive: in a cluster worker (`--workers`), listen(0) would otherwise share the primary's handle of
+    // this worker's nth listen(0) with every other worker's nth, whichever simulator that is there.
+    server.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1', exclusive: true }, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   const host = options.host ?? '127.0.0.1';
