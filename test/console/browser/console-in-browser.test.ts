@@ -52,6 +52,9 @@ afterAll(async () => {
 const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 
 /** The status an official OpenAI client gets for a chat under `key` from gateway `index`. */
+/** The model name of the issue, word for word: a request for it is refused and shown in the tail as text. */
+const LITERAL_MARKUP = '<img src=x onerror=alert(1)>';
+
 function chatStatus(index: number, key: string, model = 'gpt-4o-mini'): Promise<number | undefined> {
   const client = new OpenAI({ apiKey: key, baseURL: `${gateways[index].url}/v1`, maxRetries: 0 });
   return client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] }).then(() => 200, (error: { status?: number }) => error.status);
@@ -107,6 +110,12 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
   it('shows a model named as markup as text, in the tail and on the models page, and runs no script', async () => {
     expect(await chatStatus(0, CONSOLE_ENV.TEAM_KEY, HOSTILE_MODEL)).toBe(200);
     await page.locator('#tail-rows td', { hasText: HOSTILE_MODEL }).first().waitFor();
+    // The issue's literal name (spaces: no YAML model can have it) is refused, and its tail row names it as text.
+    expect(await chatStatus(0, CONSOLE_ENV.TEAM_KEY, LITERAL_MARKUP)).toBe(404);
+    const refused = page.locator('#tail-rows td', { hasText: LITERAL_MARKUP }).first();
+    await refused.waitFor();
+    expect(await refused.textContent()).toBe(LITERAL_MARKUP);
+    expect(await page.locator('img').count()).toBe(0);
     await page.goto(`${gateways[0].adminUrl}/console/#models`);
     const cell = page.locator('#models td', { hasText: HOSTILE_MODEL }).first();
     await cell.waitFor();
