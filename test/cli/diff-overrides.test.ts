@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import pino from 'pino';
@@ -8,6 +6,7 @@ import { createRedisStore } from '../../src/limits/redis-store.ts';
 import { startTestRedis, type TestRedis } from '../limits/redis-server.ts';
 import { writeConsoleConfig } from '../helpers/start-console-cli.ts';
 import type { WrittenConfig } from '../helpers/write-gateway-config.ts';
+import { runDiff } from '../helpers/run-diff.ts';
 
 /** `gateway diff --overrides CONFIG`: the console's overrides (file beside the config, or Redis) against gateway.yaml. */
 const DIGEST = '3c9909afec25354d551dae21590bb26e38d53f2173b8d3dc3eee4c047e7ab1c1';
@@ -15,16 +14,6 @@ const OVERRIDES = {
   keys: { team: { limits: { rpm: 1 } }, ops: { disabled: true } },
   issued: [{ name: 'from-console', sha256: DIGEST, models: ['gpt-4o-mini'], limits: { rpm: 5 } }],
 };
-
-async function runDiff(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/cli.ts', 'diff', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-  const [code] = await once(child, 'exit');
-  return { code, stdout, stderr };
-}
 
 let memory: WrittenConfig;
 let shared: WrittenConfig;

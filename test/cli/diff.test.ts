@@ -1,26 +1,15 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runDiff } from '../helpers/run-diff.ts';
 
 const KEY_VALUE = 'sk-diff-test-value-never-printed';
 const DIGEST = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
 
 /** Runs `gateway diff` in a real Node process, with a key's env var set to a value that must never show. */
-async function runDiff(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/cli.ts', 'diff', ...args], {
-    env: { ...process.env, GATEWAY_API_KEY: KEY_VALUE, ROTATED_GATEWAY_KEY: KEY_VALUE },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-  const [code] = await once(child, 'exit');
-  return { code, stdout, stderr };
-}
+/** The diff with the key variables both configs name. */
+const runDiffWithKeys = (args: string[]) => runDiff(args, { GATEWAY_API_KEY: KEY_VALUE, ROTATED_GATEWAY_KEY: KEY_VALUE });
 
 let dir: string;
 let oldFile: string;
@@ -43,13 +32,13 @@ beforeAll(async () => {
 
 describe('gateway diff', () => {
   it('exits 0 and prints "no changes" for equal configs', async () => {
-    const { code, stdout } = await runDiff([oldFile, oldFile]);
+    const { code, stdout } = await runDiffWithKeys([oldFile, oldFile]);
     expect(stdout.trim()).toBe('no changes');
     expect(code).toBe(0);
   }, 30_000);
 
   it('exits 1 and prints one line per change, secrets only as changed', async () => {
-    const { code, stdout } = await runDiff([oldFile, newFile]);
+    const { code, stdout } = await runDiffWithKeys([oldFile, newFile]);
     expect(code).toBe(1);
     expect(stdout).toContain('~ server.port: 8787 -> 8788');
     expect(stdout).toContain('~ models.gpt-4o.vendor: openai -> anthropic');
@@ -61,7 +50,7 @@ describe('gateway diff', () => {
   }, 30_000);
 
   it('prints the changes as sorted JSON with --json, secrets absent', async () => {
-    const { code, stdout } = await runDiff(['--json', oldFile, newFile]);
+    const { code, stdout } = await runDiffWithKeys(['--json', oldFile, newFile]);
     expect(code).toBe(1);
     const { changes } = JSON.parse(stdout);
     expect(changes.map((c: any) => `${c.kind} ${c.path}`)).toEqual([
@@ -80,7 +69,7 @@ describe('gateway diff', () => {
     await writeFile(broken, 'server:\n  port: [1\n');
     const badVendor = join(dir, 'bad-vendor.yaml');
     await writeFile(badVendor, (await readFile(oldFile, 'utf8')).replace('  gpt-4o: { vendor: openai,', '  gpt-4o: { vendor: nobody,'));
-    const { code, stdout, stderr } = await runDiff([broken, badVendor]);
+    const { code, stdout, stderr } = await runDiffWithKeys([broken, badVendor]);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toMatch(new RegExp(`^${broken.replace(/[.\\/]/g, '\\$&')}:\\d+:\\d+: `, 'm'));
@@ -88,10 +77,10 @@ describe('gateway diff', () => {
   }, 30_000);
 
   it('exits 2 for an unreadable file or a wrong number of arguments', async () => {
-    const missing = await runDiff([oldFile, join(dir, 'missing.yaml')]);
+    const missing = await runDiffWithKeys([oldFile, join(dir, 'missing.yaml')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('missing.yaml:1:1: cannot read the file (ENOENT)');
-    const lonely = await runDiff([oldFile]);
+    const lonely = await runDiffWithKeys([oldFile]);
     expect(lonely.code).toBe(2);
     expect(lonely.stderr).toContain('usage: gateway diff OLD.yaml NEW.yaml [--json]');
   }, 30_000);
