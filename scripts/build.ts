@@ -1,14 +1,17 @@
 /**
- * `npm run build`: gateway.yaml + schemas/ -> generated/ (tables, validators, OpenAPI document and types), and
- * the protocol registries -> generated/protocols.ts (the `Protocol` and `Style` types).
- * Deterministic: the same inputs give byte-identical output. Exits 1 on any config problem.
+ * `npm run build`: the protocol registries + schemas/gateway.base.schema.json -> schemas/gateway.schema.json
+ * (composed first, and gateway.yaml checked with it: one build is enough after a fragment changed), then
+ * gateway.yaml + schemas/ -> generated/ (tables, validators, OpenAPI document and types, the config types
+ * from the composed schema, the protocol option sets). Deterministic: the same inputs give byte-identical
+ * output. Exits 1 on any config problem.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { compileConfigFile, ENDPOINT_SCHEMA_DIR, formatProblem, listSchemaIds } from '../src/config/index.ts';
-import { OPERATIONS } from '../src/config/types.ts';
+import { OPERATIONS } from '../src/config/operations.ts';
 import { getBanner } from '../src/codegen/banner.ts';
 import { composeConfigSchema } from '../src/codegen/compose-config-schema.ts';
+import { emitConfigTypes } from '../src/codegen/emit-config-types.ts';
 import { emitConfigModule } from '../src/codegen/emit-config.ts';
 import { emitOpenApi } from '../src/codegen/emit-openapi.ts';
 import { emitOpenApiTypes } from '../src/codegen/emit-openapi-types.ts';
@@ -18,10 +21,22 @@ import { readSourcesHash } from '../src/config/sources-hash.ts';
 import { emitConsoleAssets } from '../src/console/emit-console-assets.ts';
 import { PROTOCOLS } from '../src/protocols/index.ts';
 import { STYLES } from '../src/protocols/styles.ts';
+import type { ProtocolAdapter } from '../src/protocols/types.ts';
 
-/** Builds generated/ from a config file; returns the files written. */
-export async function build(configFile = 'gateway.yaml', outDir = 'generated'): Promise<string[]> {
-  const { config, problems } = await compileConfigFile(configFile);
+/** What a build is made from besides the config file (tests build with a changed registry into temp files). */
+export interface BuildOptions {
+  /** The protocol registry whose fragments and names compose the config schema (default PROTOCOLS). */
+  registry?: Readonly<Record<string, ProtocolAdapter>>;
+  /** Where the composed config schema is written (default: not written). */
+  schemaFile?: string;
+}
+
+/** Builds generated/ from a config file, checked with the schema composed in the same run; returns the files written. */
+export async function build(configFile = 'gateway.yaml', outDir = 'generated', options: BuildOptions = {}): Promise<string[]> {
+  const registry = options.registry ?? PROTOCOLS;
+  const schemaText = await readComposedConfigSchema(registry);
+  if (options.schemaFile) await writeFile(options.schemaFile, schemaText);
+  const { config, problems } = await compileConfigFile(configFile, JSON.parse(schemaText));
   if (!config) {
     for (const problem of problems) console.error(formatProblem(problem));
     throw new Error(`${problems.length} problem(s) in ${configFile}`);
@@ -39,7 +54,8 @@ export async function build(configFile = 'gateway.yaml', outDir = 'generated'): 
     'openapi.json': openapi,
     'openapi.d.ts': getBanner(configFile) + (await emitOpenApiTypes(openapi)),
     'console.ts': await emitConsoleAssets(),
-    'protocols.ts': emitProtocolTypes(PROTOCOLS, Object.keys(STYLES)),
+    'config-types.ts': await emitConfigTypes(schemaText),
+    'protocols.ts': emitProtocolTypes(registry),
   };
   await mkdir(outDir, { recursive: true });
   for (const [name, text] of Object.entries(files)) await writeFile(join(outDir, name), text);
@@ -50,16 +66,13 @@ export async function build(configFile = 'gateway.yaml', outDir = 'generated'): 
 export const CONFIG_SCHEMA_FILES = { base: 'schemas/gateway.base.schema.json', composed: 'schemas/gateway.schema.json' };
 
 /** The text of schemas/gateway.schema.json: the base schema, the registries' names and the protocols' fragments. */
-export async function readComposedConfigSchema(): Promise<string> {
-  return composeConfigSchema(await readFile(CONFIG_SCHEMA_FILES.base, 'utf8'), PROTOCOLS, Object.keys(STYLES), OPERATIONS);
+export async function readComposedConfigSchema(registry: Readonly<Record<string, ProtocolAdapter>> = PROTOCOLS): Promise<string> {
+  return composeConfigSchema(await readFile(CONFIG_SCHEMA_FILES.base, 'utf8'), registry, Object.keys(STYLES), OPERATIONS);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const started = performance.now();
-  // The schema first: the config compiler validates gateway.yaml with it (a changed fragment: run the build twice).
-  readComposedConfigSchema()
-    .then((text) => writeFile(CONFIG_SCHEMA_FILES.composed, text))
-    .then(() => build(process.argv[2], process.argv[3]))
+  build(process.argv[2], process.argv[3], { schemaFile: CONFIG_SCHEMA_FILES.composed })
     .then((files) => console.log(`built ${files.length} files in ${Math.round(performance.now() - started)} ms`))
     .catch((error: Error) => {
       console.error(error.message);

@@ -34,8 +34,8 @@ export interface CompileResult {
   problems: Problem[];
 }
 
-function compileLoaded(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): CompileResult {
-  const problems = checkConfig(loaded, schemaIds);
+function compileLoaded(loaded: LoadedConfig, schemaIds: ReadonlySet<string>, schema?: object): CompileResult {
+  const problems = checkConfig(loaded, schemaIds, schema);
   return problems.length ? { problems } : { config: compileConfig(loaded.value), problems };
 }
 
@@ -44,9 +44,9 @@ export async function compileConfigText(text: string, file = 'gateway.yaml'): Pr
   return compileLoaded(parseConfig(text, file), await listSchemaIds());
 }
 
-/** Checks and compiles a YAML file. */
-export async function compileConfigFile(file: string): Promise<CompileResult> {
-  return compileLoaded(await readConfigFile(file), await listSchemaIds());
+/** Checks and compiles a YAML file (by `schema`, else the committed config schema). */
+export async function compileConfigFile(file: string, schema?: object): Promise<CompileResult> {
+  return compileLoaded(await readConfigFile(file), await listSchemaIds(), schema);
 }
 
 export { formatProblem } from './check.ts';

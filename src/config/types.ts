@@ -4,49 +4,32 @@
  * and resolved when the gateway starts.
  */
 
+import type {
+  SchemaBudget,
+  SchemaGatewayFile,
+  SchemaLimits,
+  SchemaModel,
+  SchemaRequestFacts,
+  SchemaResponsesState,
+  SchemaRoute,
+} from '../../generated/config-types.ts';
 import type { Protocol, Style } from '../../generated/protocols.ts';
 import type { TransformOp } from '../transforms/op-kind.ts';
 
-/** `Protocol` (a vendor's wire protocol) and `Style` (a caller's protocol style), generated from the registries in src/protocols/. */
+/**
+ * `Protocol` (a vendor's wire protocol) and `Style` (a caller's protocol style): the config schema's enums,
+ * which the build fills from the registries in src/protocols/.
+ */
 export type { Protocol, Style };
+
+/** gateway.yaml as the config schema describes it (before compiling): the compiler's input. */
+export type { SchemaGatewayFile as GatewayFile };
+
+/** One operation name from the config schema's `op` enum (listed in src/config/operations.ts). */
+export type Operation = SchemaRoute['op'];
 
 /** One op of a declarative transform, as the compiled config holds it (its kinds are defined in src/transforms). */
 export type { TransformOp };
-
-/** Every operation a route can name. Each protocol adapter declares which of them it serves. */
-export const OPERATIONS = [
-  'audio-speech',
-  'audio-transcriptions',
-  'audio-translations',
-  'chat',
-  'completions',
-  'count-tokens',
-  'embeddings',
-  'generate-content',
-  'images-edits',
-  'images-generations',
-  'messages',
-  'model-get',
-  'models-list',
-  'moderations',
-  'native',
-  'realtime',
-  'rerank',
-  'responses',
-  'responses-compact',
-  'responses-delete',
-  'responses-get',
-  'responses-input-items',
-  'stream-generate-content',
-  'videos-content',
-  'videos-create',
-  'videos-get',
-  'videos-delete',
-  'videos-remix',
-] as const;
-
-/** One operation name from {@link OPERATIONS}. */
-export type Operation = (typeof OPERATIONS)[number];
 
 /** Where a route finds the model id of a request. */
 export interface ModelSource {
@@ -59,7 +42,7 @@ export interface ModelSource {
 
 /** A compiled route: method + path template → operation in a caller style. */
 export interface RouteEntry {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: SchemaRoute['method'];
   /** Path template with `{param}` segments, e.g. `/v1beta/models/{model}:generateContent`. */
   path: string;
   style: Style;
@@ -113,16 +96,12 @@ export type VendorAuth =
   | { kind: 'none' };
 
 /** Request-rate, token-rate and concurrency limits of a client key. */
-export interface LimitSpec {
-  rpm?: number;
-  tpm?: number;
-  concurrency?: number;
-}
+export type LimitSpec = SchemaLimits;
 
 /** A key's spend budget: `usd` per UTC `period`; `reserveUsd` caps what one request reserves. */
 export interface BudgetSpec {
   usd: number;
-  period: 'day' | 'month';
+  period: SchemaBudget['period'];
   reserveUsd?: number;
 }
 
@@ -170,7 +149,7 @@ export interface ResponsesPolicy {
  * pass through) or `gateway` (a compatible vendor that keeps none or has no Responses API: the gateway
  * keeps it and sends the vendor chat completions, as for Anthropic and Gemini vendors).
  */
-export type ResponsesStateKeeper = 'gateway' | 'vendor';
+export type ResponsesStateKeeper = SchemaResponsesState;
 
 /** A model's Responses settings: whether responses may be kept, and who keeps them (absent: its vendor's say). */
 export interface ModelResponsesPolicy extends ResponsesPolicy {
@@ -215,7 +194,7 @@ export interface NumberRange {
  * the vendor rejects, and the parameter ranges it enforces.
  */
 export interface RequestFacts {
-  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  maxTokensField?: SchemaRequestFacts['max_tokens_field'];
   /** Vendor request fields dropped before the call (listed in `x-gateway-dropped-fields`). */
   unsupportedFields?: string[];
   ranges?: { temperature?: NumberRange; topP?: NumberRange };
@@ -228,10 +207,13 @@ export interface TargetEntry {
   weight: number;
 }
 
+/** A model's `images:` section in gateway.yaml. */
+type ImageSection = NonNullable<SchemaModel['images']>;
+
 /** Image-generation options of a model (see issue 3). */
 export interface ImageOptions {
   /** `openai` = shape A (`size` WxH); `envelope` = shape B (`input`/`parameters`, `size` W*H). */
-  shape: 'openai' | 'envelope';
+  shape: NonNullable<ImageSection['shape']>;
   maxN?: number;
   /** Split n > maxN into parallel upstream calls instead of answering 400. */
   splitN: boolean;
@@ -239,7 +221,7 @@ export interface ImageOptions {
   qualities?: string[];
   styles?: string[];
   /** What happens to `style` on a model that takes none. */
-  styleUnsupported: 'reject' | 'drop';
+  styleUnsupported: NonNullable<ImageSection['style_unsupported']>;
   responseFormats?: string[];
   /** Re-host vendor URLs for 24 hours. */
   rehost: boolean;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_SCHEMA_FILES, readComposedConfigSchema } from '../../scripts/build.ts';
-import { OPERATIONS } from '../../src/config/types.ts';
+import { OPERATIONS } from '../../src/config/operations.ts';
 import { composeConfigSchema } from '../../src/codegen/compose-config-schema.ts';
 import { PROTOCOLS } from '../../src/protocols/index.ts';
 import { STYLES } from '../../src/protocols/styles.ts';

@@ -35,7 +35,10 @@ describe('the protocol registry', () => {
     expect(Object.keys(STYLES)).toContain(DEFAULT_STYLE);
   });
 
-  it('is the source of the committed Protocol and Style types (generated/protocols.ts)', () => {
-    expect(readFileSync('generated/protocols.ts', 'utf8')).toBe(emitProtocolTypes(PROTOCOLS, Object.keys(STYLES)));
+  it('is the source of the committed protocol option sets (generated/protocols.ts) and of the schema enums the Protocol and Style types come from', () => {
+    expect(readFileSync('generated/protocols.ts', 'utf8')).toBe(emitProtocolTypes(PROTOCOLS));
+    const schema = JSON.parse(readFileSync('schemas/gateway.schema.json', 'utf8'));
+    expect(schema.definitions.vendor.properties.protocol.enum).toEqual(Object.keys(PROTOCOLS));
+    expect(schema.definitions.route.properties.style.enum).toEqual(Object.keys(STYLES));
   });
 });
