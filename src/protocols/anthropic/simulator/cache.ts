@@ -1,4 +1,5 @@
-import { countClaudeInput } from './messages.ts';
+import { readMessagesChat } from './read-chat.ts';
+import { countClaudeInput } from '../../../simulators/plan-claude-reply.ts';
 import { isObject } from '../../../simulators/text.ts';
 
 /** How the input of one messages request splits over the simulated prompt cache. */
@@ -23,7 +24,7 @@ export function createClaudeCache(): (body: Record<string, any>) => ClaudeCacheU
     if (end === undefined) return { read: 0, written: 0 };
     const messages = Array.isArray(body.messages) ? body.messages.slice(0, end + 1) : [];
     const prefix = { model: body.model, tools: body.tools, system: body.system, messages };
-    const tokens = countClaudeInput({ system: end >= -1 ? body.system : undefined, messages });
+    const tokens = countClaudeInput(readMessagesChat({ system: end >= -1 ? body.system : undefined, messages }));
     if (tokens === 0) return { read: 0, written: 0 };
     const key = JSON.stringify(prefix);
     if (seen.has(key)) return { read: tokens, written: 0 };

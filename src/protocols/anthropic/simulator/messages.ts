@@ -1,71 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { formatSse, SSE_HEADERS, writeStream } from '../../../simulators/sim-stream.ts';
-import { planClaudeThinking, type ClaudeThinking } from './thinking.ts';
-import { countTokens, createEcho, createToolArgs, isObject, readText, splitFragments, splitPieces, truncateWords } from '../../../simulators/text.ts';
-
-/** A reply of the simulated Claude: optional text, then tool_use blocks. */
-export interface ClaudeReply {
-  text?: string;
-  tools: { id: string; name: string; input: Record<string, unknown> }[];
-  stopReason: 'end_turn' | 'max_tokens' | 'tool_use';
-  /** Uncached input tokens (`input_tokens`). */
-  inputTokens: number;
-  outputTokens: number;
-  /** Input tokens read from / written to the prompt cache (0 without `cache_control`). */
-  cacheRead: number;
-  cacheWrite: number;
-  /** The thinking block that starts the reply (thinking on); its tokens are part of `outputTokens`. */
-  thinking?: ClaudeThinking;
-}
-
-/** Words in `system` and every text / tool_result block of the messages (the simulated input_tokens). */
-export function countClaudeInput(body: Record<string, any>): number {
-  let n = countTokens(readText(body.system));
-  if (Array.isArray(body.messages)) for (const m of body.messages) n += countTokens(readLastText(m?.content));
-  return n;
-}
-
-/** The text a message carries: its text blocks, or the contents of its tool_result blocks. */
-function readLastText(content: unknown): string {
-  if (!Array.isArray(content)) return readText(content);
-  const results = content.filter((b) => b?.type === 'tool_result');
-  if (results.length === 0) return readText(content);
-  return results.map((b) => readText(b.content)).join(' ');
-}
-
-/**
- * Plans the reply to a messages request: `Echo: <text of the last message>` (its tool_result contents
- * after a tool call), cut to `max_tokens` words (stop_reason max_tokens); with `tools` (and no
- * tool_result in the last message) a short text block then one tool_use per tool, as the fixtures show
- * (the named one for tool_choice tool, the first only with disable_parallel_tool_use, none for "none").
- */
-export function planClaudeReply(body: Record<string, any>, nextId: () => string): ClaudeReply {
-  const reply = planPlainReply(body, nextId);
-  const thinking = planClaudeThinking(body, readLastText(body.messages[body.messages.length - 1]?.content));
-  return thinking ? { ...reply, thinking, outputTokens: reply.outputTokens + thinking.tokens } : reply;
-}
-
-function planPlainReply(body: Record<string, any>, nextId: () => string): ClaudeReply {
-  const last = body.messages[body.messages.length - 1];
-  const lastText = readLastText(last?.content);
-  const inputTokens = countClaudeInput(body);
-  const hasResult = Array.isArray(last?.content) && last.content.some((b: any) => b?.type === 'tool_result');
-  const choice = isObject(body.tool_choice) ? body.tool_choice : { type: 'auto' };
-  let tools = Array.isArray(body.tools) ? body.tools.filter((t: any) => isObject(t) && isObject(t.input_schema)) : [];
-  if (hasResult || choice.type === 'none') tools = [];
-  if (choice.type === 'tool') tools = tools.filter((t: any) => t.name === choice.name);
-  else if (choice.disable_parallel_tool_use === true) tools = tools.slice(0, 1);
-  if (tools.length > 0) {
-    const calls = tools.map((t: any) => ({ id: `toolu_${nextId()}`, name: String(t.name), input: createToolArgs(t.input_schema, lastText) }));
-    const text = choice.type === 'auto' ? `Calling ${calls.map((c: { name: string }) => c.name).join(', ')}.` : undefined;
-    const outputTokens = countTokens(text ?? '') + calls.reduce((n: number, c: any) => n + countTokens(JSON.stringify(c.input)) + 1, 0);
-    return { text, tools: calls, stopReason: 'tool_use', inputTokens, outputTokens, cacheRead: 0, cacheWrite: 0 };
-  }
-  const full = createEcho(lastText);
-  const cut = truncateWords(full, body.max_tokens);
-  const text = cut ?? full;
-  return { text, tools: [], stopReason: cut === undefined ? 'end_turn' : 'max_tokens', inputTokens, outputTokens: countTokens(text), cacheRead: 0, cacheWrite: 0 };
-}
+import type { ClaudeReply } from '../../../simulators/claude-chat.ts';
+import { splitFragments, splitPieces } from '../../../simulators/text.ts';
 
 /** The non-stream `message` object (fixtures/anthropic/messages-response.json). */
 export function createClaudeMessage(id: string, model: string, reply: ClaudeReply): unknown {

@@ -1,8 +1,9 @@
 /** The simulated Bedrock model's reply to a Converse body (the same echo and tool rules as the others). */
 import { createHash } from 'node:crypto';
-import { planClaudeReply, type ClaudeReply } from '../../anthropic/simulator/messages.ts';
-import { findThinkingProblem } from '../../anthropic/simulator/thinking.ts';
-import { countTokens, isObject } from '../../../simulators/text.ts';
+import type { ClaudeBlock, ClaudeChat, ClaudeReply } from '../../../simulators/claude-chat.ts';
+import { findThinkingProblem } from '../../../simulators/find-thinking-problem.ts';
+import { planClaudeReply } from '../../../simulators/plan-claude-reply.ts';
+import { countTokens, isObject, readText } from '../../../simulators/text.ts';
 
 /** A reply with its stop reason in Converse terms and its prompt-cache counts. */
 export interface ConverseReply extends Omit<ClaudeReply, 'stopReason'> {
@@ -12,8 +13,8 @@ export interface ConverseReply extends Omit<ClaudeReply, 'stopReason'> {
 }
 
 /**
- * Plans the reply through the messages simulator's rules (Converse blocks read as their messages
- * counterparts): `Echo: <last user text>`, or one tool call per tool; with Claude's `thinking` in
+ * Plans the reply by the simulated Claude's rules (src/simulators/plan-claude-reply.ts, the Converse body
+ * read as its conversation): `Echo: <last user text>`, or one tool call per tool; with Claude's `thinking` in
  * `additionalModelRequestFields`, a reasoning block first, signed by this simulator (`redact`: as
  * redacted content, which Claude 3.7 on Bedrock returns when its thinking is flagged). A stop sequence
  * found in the text ends it there (`stop_sequence`). The words before the last `cachePoint` are written
@@ -21,8 +22,7 @@ export interface ConverseReply extends Omit<ClaudeReply, 'stopReason'> {
  * (`cacheReadInputTokens`).
  */
 export function planConverseReply(body: Record<string, any>, nextId: () => string, cache: Set<string>, redact = false): ConverseReply {
-  const claude = planClaudeReply(readClaudeBody(body), () => `tooluse_${nextId()}`);
-  if (claude.thinking) claude.thinking = { ...claude.thinking, signature: signConverseThinking(claude.thinking.text) };
+  const claude = planClaudeReply(readConverseChat(body), () => `tooluse_${nextId()}`, signConverseThinking);
   const reply: ConverseReply = { ...claude, stopReason: claude.stopReason };
   if (redact && claude.thinking) reply.redacted = Buffer.from(`sim-redacted:${claude.thinking.text}`).toString('base64');
   const stops: unknown[] = body.inferenceConfig?.stopSequences ?? [];
@@ -56,32 +56,32 @@ export function signConverseThinking(text: string): string {
  * content).
  */
 export function findConverseThinkingProblem(body: Record<string, any>): string | undefined {
-  return findThinkingProblem(readClaudeBody(body), signConverseThinking);
+  return findThinkingProblem(readConverseChat(body), signConverseThinking);
 }
 
-/** A Converse body read as the messages request the simulated Claude plans from. */
-function readClaudeBody(body: Record<string, any>): Record<string, any> {
+/** A Converse body read as the conversation the simulated Claude reads. */
+function readConverseChat(body: Record<string, any>): ClaudeChat {
   const choice = body.toolConfig?.toolChoice ?? {};
   const thinking = body.additionalModelRequestFields?.thinking;
   return {
     system: readBlocksText(body.system),
-    messages: body.messages.map((m: any) => ({ role: m.role, content: m.content.map(toClaudeBlock).filter(Boolean) })),
-    tools: (body.toolConfig?.tools ?? []).filter((t: any) => isObject(t?.toolSpec)).map((t: any) => ({ name: t.toolSpec.name, input_schema: t.toolSpec.inputSchema?.json ?? {} })),
-    tool_choice: choice.any ? { type: 'any' } : choice.tool ? { type: 'tool', name: choice.tool.name } : { type: 'auto' },
-    max_tokens: body.inferenceConfig?.maxTokens,
-    ...(isObject(thinking) ? { thinking } : {}),
+    turns: body.messages.map((m: any) => ({ role: m.role, blocks: m.content.map(readConverseBlock).filter(Boolean) })),
+    tools: (body.toolConfig?.tools ?? []).filter((t: any) => isObject(t?.toolSpec)).map((t: any) => ({ name: t.toolSpec.name, schema: t.toolSpec.inputSchema?.json ?? {} })),
+    choice: choice.any ? { type: 'any' } : choice.tool ? { type: 'tool', name: choice.tool.name } : { type: 'auto' },
+    maxTokens: body.inferenceConfig?.maxTokens,
+    thinking: isObject(thinking) ? thinking : undefined,
   };
 }
 
-function toClaudeBlock(block: any): Record<string, unknown> | undefined {
-  if (typeof block?.text === 'string') return { type: 'text', text: block.text };
-  if (isObject(block?.toolUse)) return { type: 'tool_use', id: block.toolUse.toolUseId, name: block.toolUse.name, input: block.toolUse.input };
+function readConverseBlock(block: any): ClaudeBlock | undefined {
+  if (typeof block?.text === 'string') return { kind: 'text', text: block.text };
+  if (isObject(block?.toolUse)) return { kind: 'tool-call' };
   const reasoning = block?.reasoningContent;
-  if (isObject(reasoning?.reasoningText)) return { type: 'thinking', thinking: reasoning.reasoningText.text, signature: reasoning.reasoningText.signature };
-  if (typeof reasoning?.redactedContent === 'string') return { type: 'redacted_thinking', data: reasoning.redactedContent };
+  if (isObject(reasoning?.reasoningText)) return { kind: 'thinking', text: reasoning.reasoningText.text, signature: reasoning.reasoningText.signature };
+  if (typeof reasoning?.redactedContent === 'string') return { kind: 'redacted-thinking', data: reasoning.redactedContent };
   if (isObject(block?.toolResult)) {
-    const content = (block.toolResult.content ?? []).map((c: any) => ({ type: 'text', text: typeof c?.text === 'string' ? c.text : JSON.stringify(c?.json ?? '') }));
-    return { type: 'tool_result', tool_use_id: block.toolResult.toolUseId, content };
+    const content = (block.toolResult.content ?? []).map((c: any) => ({ text: typeof c?.text === 'string' ? c.text : JSON.stringify(c?.json ?? '') }));
+    return { kind: 'tool-result', text: readText(content) };
   }
   return undefined;
 }
