@@ -9,6 +9,7 @@ import { readAssistantReasoning, readCallSignature } from './reasoning.ts';
 import {
   isAbsent, quoteValue, readContentField, readList, readName, readNumberField, readObject, readRequiredString, readRole, readStopField, readStringField,
 } from '../../../translate/read-field.ts';
+import { ALL_SAMPLING_FIELDS, readSamplingFields } from '../read-sampling-fields.ts';
 
 const KNOWN = new Set([
   'model', 'messages', 'tools', 'tool_choice', 'parallel_tool_calls', 'max_tokens', 'max_completion_tokens',
@@ -37,11 +38,7 @@ export function decodeOpenAIChatRequest(body: unknown, options: DecodeOptions): 
     parallelToolCalls: typeof body.parallel_tool_calls === 'boolean' ? body.parallel_tool_calls : undefined,
     stopSequences: readStopField(body.stop, 'stop'),
     maxTokens: readNumberField(body.max_completion_tokens, 'max_completion_tokens') ?? readNumberField(body.max_tokens, 'max_tokens'),
-    temperature: readNumberField(body.temperature, 'temperature'),
-    topP: readNumberField(body.top_p, 'top_p'),
-    presencePenalty: readNumberField(body.presence_penalty, 'presence_penalty'),
-    frequencyPenalty: readNumberField(body.frequency_penalty, 'frequency_penalty'),
-    seed: readNumberField(body.seed, 'seed'),
+    ...readSamplingFields(body, ALL_SAMPLING_FIELDS),
     responseFormat: readResponseFormat(body.response_format),
     user: readStringField(body.user, 'user'),
     reasoning: readReasoningEffort(body.reasoning_effort, 'reasoning_effort', true),

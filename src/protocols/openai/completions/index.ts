@@ -7,6 +7,7 @@ import { checkUnknownFields } from '../../../translate/field-policy.ts';
 import { assertRecord, isRecord, withIdPrefix } from '../../../translate/helpers.ts';
 import { createFieldError, readNumberField, readStopField, readStringField } from '../../../translate/read-field.ts';
 import { writeOpenAIFinish, writeOpenAIUsage } from '../chat/response.ts';
+import { ALL_SAMPLING_FIELDS, readSamplingFields } from '../read-sampling-fields.ts';
 
 const KNOWN = new Set(['model', 'prompt', 'max_tokens', 'temperature', 'top_p', 'stop', 'stream', 'stream_options', 'n', 'user', 'seed', 'presence_penalty', 'frequency_penalty']);
 const BOOKKEEPING = new Set(['metadata']);
@@ -30,11 +31,7 @@ function decodeCompletionsRequest(body: unknown, options: DecodeOptions): Canoni
     messages: [{ role: 'user', content: [{ type: 'text', text: prompt }] }],
     stopSequences: readStopField(body.stop, 'stop'),
     maxTokens: readNumberField(body.max_tokens, 'max_tokens'),
-    temperature: readNumberField(body.temperature, 'temperature'),
-    topP: readNumberField(body.top_p, 'top_p'),
-    presencePenalty: readNumberField(body.presence_penalty, 'presence_penalty'),
-    frequencyPenalty: readNumberField(body.frequency_penalty, 'frequency_penalty'),
-    seed: readNumberField(body.seed, 'seed'),
+    ...readSamplingFields(body, ALL_SAMPLING_FIELDS),
     user: readStringField(body.user, 'user'),
     stream: options.stream ?? body.stream === true,
     includeUsage: isRecord(body.stream_options) && body.stream_options.include_usage === true,

@@ -10,6 +10,7 @@ import {
 } from '../../../translate/read-field.ts';
 import { bindCallSignatures, readReasoningPart } from '../../../translate/reasoning-parts.ts';
 import { readReasoningEffort } from '../../../translate/reasoning-budget.ts';
+import { readSamplingFields } from '../read-sampling-fields.ts';
 
 const KNOWN = new Set([
   'model', 'input', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'max_output_tokens',
@@ -47,8 +48,7 @@ export function decodeResponsesRequest(body: unknown, options: DecodeOptions): C
     toolChoice: readToolChoice(body.tool_choice, policy),
     parallelToolCalls: typeof body.parallel_tool_calls === 'boolean' ? body.parallel_tool_calls : undefined,
     maxTokens: readNumberField(body.max_output_tokens, 'max_output_tokens'),
-    temperature: readNumberField(body.temperature, 'temperature'),
-    topP: readNumberField(body.top_p, 'top_p'),
+    ...readSamplingFields(body, ['temperature', 'topP']),
     responseFormat: readFormat(text.format),
     user: readStringField(body.user, 'user'),
     reasoning: readReasoning(readOptionalObject(body.reasoning, 'reasoning')),

@@ -1,0 +1,27 @@
+import type { CanonicalRequest } from '../../translate/canonical.ts';
+import { readNumberField } from '../../translate/read-field.ts';
+
+/** The sampling fields of the OpenAI request bodies: canonical name -> body field. */
+const SAMPLING_FIELDS = {
+  temperature: 'temperature',
+  topP: 'top_p',
+  presencePenalty: 'presence_penalty',
+  frequencyPenalty: 'frequency_penalty',
+  seed: 'seed',
+} as const;
+
+/** A canonical sampling field. */
+export type SamplingField = keyof typeof SAMPLING_FIELDS;
+
+/** Every sampling field: what chat completions and completions read (Responses reads temperature and top_p). */
+export const ALL_SAMPLING_FIELDS = Object.keys(SAMPLING_FIELDS) as SamplingField[];
+
+/**
+ * The sampling fields `fields` of an OpenAI request body (chat completions, completions, responses), in
+ * canonical names: each a finite number, undefined when absent, else a 400 naming the body field.
+ */
+export function readSamplingFields<F extends SamplingField>(body: Record<string, unknown>, fields: readonly F[]): Pick<CanonicalRequest, F> {
+  const out: Partial<Record<SamplingField, number | undefined>> = {};
+  for (const field of fields) out[field] = readNumberField(body[SAMPLING_FIELDS[field]], SAMPLING_FIELDS[field]);
+  return out as Pick<CanonicalRequest, F>;
+}
