@@ -10,6 +10,7 @@ import { formatDroppedFields } from '../translate/dropped-fields-header.ts';
 import { createFieldPolicy } from '../translate/field-policy.ts';
 import { dropUnsupportedFields, fitRange, getRequestFacts } from '../translate/request-facts.ts';
 import type { HandlerSet } from './dispatch-table.ts';
+import type { PassthroughBody } from './request-body.ts';
 import type { OpCall } from './types.ts';
 
 const NO_NAMES: Readonly<Record<string, string>> = {};
@@ -23,11 +24,11 @@ function moveMaxTokens(body: Record<string, unknown>, field: RequestFacts['maxTo
 }
 
 /** The chat body the vendor accepts, or undefined when the facts change nothing in it. */
-export function applyPassthroughFacts(call: OpCall): Record<string, unknown> | undefined {
+export function applyPassthroughFacts(call: OpCall<PassthroughBody>): PassthroughBody | undefined {
   const facts = getRequestFacts(getProtocolAdapter(call.vendor.config.protocol).requestFacts, call.vendor.config, call.model);
   const strict = call.model.chat.strict || call.ctx.key?.config.strict === true;
   const policy = createFieldPolicy(strict);
-  const body: Record<string, unknown> = { ...call.body };
+  const body: PassthroughBody = { ...call.body };
   moveMaxTokens(body, call.model.request?.maxTokensField ?? call.vendor.config.request?.maxTokensField);
   for (const [field, range] of [['temperature', facts.ranges?.temperature], ['top_p', facts.ranges?.topP]] as const) {
     const value = body[field];
@@ -43,7 +44,7 @@ export function applyPassthroughFacts(call: OpCall): Record<string, unknown> | u
 /** The chat-completions passthrough with the request facts of its vendor and model applied. */
 export const requestFactsHandlers: HandlerSet = {
   passthroughWrappers: {
-    chat: (passthrough) => (call) => {
+    chat: (passthrough) => (call: OpCall<PassthroughBody>) => {
       if (!call.model.request && !call.vendor.config.request) return passthrough(call);
       const body = applyPassthroughFacts(call);
       if (body === undefined) return passthrough(call);

@@ -9,6 +9,7 @@ import { looksLikeJson } from './json-usage.ts';
 import { StreamTap } from './stream-tap.ts';
 import { toVendorFailure } from './vendor-call.ts';
 import { readErrorBody, toVendorError } from './vendor-error.ts';
+import type { PassthroughBody } from './request-body.ts';
 import type { OpCall, OpHandler, RequestContext, VendorResponse } from './types.ts';
 
 /** Response headers passed from vendor to client; everything else (vendor rate limits, cookies...) stays. */
@@ -38,14 +39,14 @@ function pickHeaders(ctx: RequestContext, adapter: ProtocolAdapter): Record<stri
 }
 
 /** The body sent to the vendor: the client's bytes unless the model name or a usage request changes it. */
-function buildBody(endpoint: PassthroughEndpoint, call: OpCall, adapter: ProtocolAdapter) {
+function buildBody(endpoint: PassthroughEndpoint, call: OpCall<PassthroughBody | undefined>, adapter: ProtocolAdapter) {
   if (call.upload) return { body: call.upload, stripUsage: false };
   if (!call.raw) return { body: undefined, stripUsage: false };
   const withUsage = adapter.askForStreamUsage?.(call.ctx.route.op, call.body, call.raw);
-  if (endpoint.model !== 'body' || call.body.model === call.target.upstream) {
+  if (endpoint.model !== 'body' || call.body?.model === call.target.upstream) {
     return { body: withUsage ?? call.raw, stripUsage: withUsage !== undefined };
   }
-  const source = withUsage === undefined ? call.body : JSON.parse(withUsage.toString());
+  const source: PassthroughBody | undefined = withUsage === undefined ? call.body : JSON.parse(withUsage.toString());
   return { body: JSON.stringify({ ...source, model: call.target.upstream }), stripUsage: withUsage !== undefined };
 }
 
@@ -201,7 +202,7 @@ export function pipeResponse(call: OpCall, response: VendorResponse, adapter: Pr
 }
 
 /** Forwards an operation to a vendor of the caller's own protocol: original bytes out, vendor bytes back. */
-export function createPassthrough(endpoint: PassthroughEndpoint): OpHandler {
+export function createPassthrough(endpoint: PassthroughEndpoint): OpHandler<PassthroughBody | undefined> {
   return async (call) => {
     const adapter = getProtocolAdapter(call.vendor.config.protocol);
     const headers = pickHeaders(call.ctx, adapter);

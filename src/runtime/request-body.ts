@@ -9,3 +9,10 @@ export type RequestBodies = components['schemas'];
  * the client sent it, passed on untouched. Type-only: nothing of it exists at run time.
  */
 export type RequestBody<Name extends keyof RequestBodies> = RequestBodies[Name] & Record<string, unknown>;
+
+/**
+ * A JSON request body as the passthrough reads it (whatever its operation): an object whose `model` it
+ * may rename to the vendor's name; every other field is passed on untouched, unread. Absent on GET and
+ * multipart routes.
+ */
+export type PassthroughBody = { readonly model?: unknown } & Record<string, unknown>;

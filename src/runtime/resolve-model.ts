@@ -5,11 +5,12 @@ import { decodeTaskId } from './task-id.ts';
 import type { RequestContext } from './types.ts';
 
 /** The model id of a request, read from where its route says (body, path, query, multipart or task id);
+ * `body` is the parsed JSON body, if any (its field `name` is read, whatever else it holds);
  * `multipartModel` is the form field read from a multipart body (also on JSON routes taking multipart). */
-export function readModelId(ctx: RequestContext, body: any, multipartModel?: string): string {
+export function readModelId(ctx: RequestContext, body: unknown, multipartModel?: string): string {
   const { from, name } = ctx.route.model;
   let value: unknown;
-  if (from === 'body') value = multipartModel ?? body?.[name];
+  if (from === 'body') value = multipartModel ?? readBodyField(body, name);
   else if (from === 'path') value = ctx.params[name];
   else if (from === 'query') value = ctx.query.get(name);
   else if (from === 'multipart') value = multipartModel;
@@ -23,6 +24,11 @@ export function readModelId(ctx: RequestContext, body: any, multipartModel?: str
   }
   const { readModelName } = getStyleFacts(ctx.style);
   return readModelName ? readModelName(value) : value;
+}
+
+/** The field `name` of a parsed JSON body (undefined when the body is no object or has none). */
+function readBodyField(body: unknown, name: string): unknown {
+  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
 }
 
 /**
