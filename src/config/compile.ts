@@ -13,6 +13,18 @@ import type {
   VendorAuth,
   VendorEntry,
 } from './types.ts';
+import type {
+  SchemaBudget,
+  SchemaGatewayFile,
+  SchemaKey,
+  SchemaModel,
+  SchemaPrice,
+  SchemaRequestFacts,
+  SchemaRoute,
+  SchemaServer,
+  SchemaTargetRef,
+  SchemaVendor,
+} from '../../generated/config-types.ts';
 import { readTransformOps } from '../transforms/index.ts';
 import { envName, parseDuration, parseSize } from './units.ts';
 
@@ -22,20 +34,20 @@ function sortedRecord<T>(entries: [string, T][]): Record<string, T> {
   return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-function compileAuth(auth: any): VendorAuth {
+function compileAuth(auth: SchemaVendor['auth']): VendorAuth {
   if (auth === undefined || auth === 'none') return { kind: 'none' };
-  if (auth.bearer) return { kind: 'bearer', env: envName(auth.bearer) };
-  if (auth.sigv4) {
+  if ('bearer' in auth) return { kind: 'bearer', env: envName(auth.bearer) };
+  if ('sigv4' in auth) {
     const { access_key_id: id, secret_access_key: secret, session_token: token } = auth.sigv4;
     return { kind: 'signed', scheme: 'sigv4', env: envName(secret), idEnv: envName(id), ...(token ? { tokenEnv: envName(token) } : {}) };
   }
-  if (auth.header) return { kind: 'header', header: auth.header.toLowerCase(), env: envName(auth.value) };
+  if ('header' in auth) return { kind: 'header', header: auth.header.toLowerCase(), env: envName(auth.value) };
   return { kind: 'query', param: auth.query, env: envName(auth.value) };
 }
 
-function compileVendor(name: string, raw: any): VendorEntry {
+function compileVendor(name: string, raw: SchemaVendor): VendorEntry {
   const both = raw.timeout ?? DEFAULT_TIMEOUT;
-  const headers = sortedRecord(Object.entries<string>(raw.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  const headers = sortedRecord(Object.entries(raw.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
   return {
     name,
     protocol: raw.protocol,
@@ -57,7 +69,7 @@ function compileVendor(name: string, raw: any): VendorEntry {
 }
 
 /** A `request:` section (vendor or model) as RequestFacts; absent parts stay absent. */
-function compileRequestFacts(raw: any): RequestFacts {
+function compileRequestFacts(raw: SchemaRequestFacts): RequestFacts {
   const facts: RequestFacts = {};
   if (raw.max_tokens_field) facts.maxTokensField = raw.max_tokens_field;
   if (raw.unsupported_fields) facts.unsupportedFields = [...raw.unsupported_fields].sort();
@@ -70,17 +82,19 @@ function compileRequestFacts(raw: any): RequestFacts {
   return facts;
 }
 
-function compileTarget(ref: any, models: Record<string, any>): TargetEntry {
+function compileTarget(ref: SchemaTargetRef, models: Record<string, SchemaModel>): TargetEntry {
   const weight = typeof ref === 'object' && ref.weight !== undefined ? ref.weight : 1;
-  if (typeof ref === 'object' && ref.vendor !== undefined) {
-    return { vendor: ref.vendor, upstream: ref.upstream ?? ref.model, weight };
+  if (typeof ref === 'object' && 'vendor' in ref) {
+    // `upstream` or `model` names the vendor's model (check.ts does not require one: absent, none is sent).
+    return { vendor: ref.vendor, upstream: (ref.upstream ?? ref.model)!, weight };
   }
   const id = typeof ref === 'string' ? ref : ref.model;
-  const model = models[id];
-  return { vendor: model.vendor, upstream: model.upstream ?? id, weight };
+  const model = models[id]!;
+  // check.ts: the model named has a vendor of its own.
+  return { vendor: model.vendor!, upstream: model.upstream ?? id, weight };
 }
 
-function compileImages(raw: any): ImageOptions {
+function compileImages(raw: NonNullable<SchemaModel['images']>): ImageOptions {
   return {
     shape: raw.shape ?? 'openai',
     ...(raw.max_n !== undefined ? { maxN: raw.max_n } : {}),
@@ -99,15 +113,16 @@ function compileImages(raw: any): ImageOptions {
   };
 }
 
-function compileModel(id: string, raw: any, models: Record<string, any>): ModelEntry {
+function compileModel(id: string, raw: SchemaModel, models: Record<string, SchemaModel>): ModelEntry {
+  // check.ts: a model has either targets or a vendor.
   const targets: TargetEntry[] = raw.targets
-    ? raw.targets.map((ref: any) => compileTarget(ref, models))
-    : [{ vendor: raw.vendor, upstream: raw.upstream ?? id, weight: 1 }];
+    ? raw.targets.map((ref) => compileTarget(ref, models))
+    : [{ vendor: raw.vendor!, upstream: raw.upstream ?? id, weight: 1 }];
   const routing = raw.routing ?? {};
   const entry: ModelEntry = {
     id,
     targets,
-    fallback: (raw.fallback ?? []).map((ref: any) => compileTarget(ref, models)),
+    fallback: (raw.fallback ?? []).map((ref) => compileTarget(ref, models)),
     routing: {
       retries: routing.retries ?? 0,
       fallbackOn: routing.fallback_on ?? ['429', '5xx', 'timeout', 'connect'],
@@ -126,7 +141,7 @@ function compileModel(id: string, raw: any, models: Record<string, any>): ModelE
   return entry;
 }
 
-function compilePrice(raw: any): ModelPrice {
+function compilePrice(raw: SchemaPrice): ModelPrice {
   return {
     input: raw.input,
     output: raw.output,
@@ -138,7 +153,7 @@ function compilePrice(raw: any): ModelPrice {
   };
 }
 
-function compileBudget(raw: any): BudgetSpec {
+function compileBudget(raw: SchemaBudget): BudgetSpec {
   return { usd: raw.usd, period: raw.period, ...(raw.reserve_usd !== undefined ? { reserveUsd: raw.reserve_usd } : {}) };
 }
 
@@ -149,7 +164,7 @@ function compileModelSource(text: string | undefined): ModelSource {
   return { from, name };
 }
 
-function compileRoute(raw: any): RouteEntry {
+function compileRoute(raw: SchemaRoute): RouteEntry {
   const model = compileModelSource(raw.model);
   const body: RouteEntry['body'] = model.from === 'multipart' ? 'multipart' : raw.method === 'GET' || raw.method === 'DELETE' ? 'none' : 'json';
   return {
@@ -165,7 +180,7 @@ function compileRoute(raw: any): RouteEntry {
   };
 }
 
-function compileNative(raw: any): NativeEntry {
+function compileNative(raw: NonNullable<SchemaRoute['native']>): NativeEntry {
   const lower = (names: string[] | undefined) => [...new Set((names ?? []).map((name) => name.toLowerCase()))].sort();
   return {
     name: raw.name,
@@ -173,7 +188,7 @@ function compileNative(raw: any): NativeEntry {
     path: raw.path,
     requestHeaders: lower(raw.request_headers),
     responseHeaders: lower(raw.response_headers),
-    query: [...new Set<string>(raw.query ?? [])].sort(),
+    query: [...new Set(raw.query ?? [])].sort(),
     ...(raw.task_id ? { taskId: String(raw.task_id).split('.') } : {}),
   };
 }
@@ -181,10 +196,11 @@ function compileNative(raw: any): NativeEntry {
 /** The admin listener's port when `server.admin` names none. */
 export const DEFAULT_ADMIN_PORT = 8788;
 
-function compileKey(raw: any): KeyEntry {
+function compileKey(raw: SchemaKey): KeyEntry {
   return {
     name: raw.name,
-    secret: raw.key ? { env: envName(raw.key) } : { sha256: raw.sha256 },
+    // The schema: exactly one of key and sha256.
+    secret: raw.key ? { env: envName(raw.key) } : { sha256: raw.sha256! },
     models: raw.models ?? [],
     limits: raw.limits ?? {},
     ...(raw.budget ? { budget: compileBudget(raw.budget) } : {}),
@@ -197,8 +213,8 @@ function compileKey(raw: any): KeyEntry {
 
 /** Turns a checked config value (see check.ts) into the compiled, sorted, secret-free tables. */
 export function compileConfig(value: unknown): CompiledConfig {
-  const raw = value as any;
-  const server = raw.server ?? {};
+  const raw = value as SchemaGatewayFile;
+  const server: SchemaServer = raw.server ?? {};
   const vendors = raw.vendors ?? {};
   const models = raw.models ?? {};
   const store = server.store ?? 'memory';
@@ -228,17 +244,17 @@ export function compileConfig(value: unknown): CompiledConfig {
       budgetFile: server.budget_file ?? '.gateway-budgets.json',
     },
     keys: (raw.keys ?? []).map(compileKey),
-    vendors: sortedRecord(Object.entries<any>(vendors).map(([name, v]) => [name, compileVendor(name, v)])),
-    models: sortedRecord(Object.entries<any>(models).map(([id, m]) => [id, compileModel(id, m, models)])),
+    vendors: sortedRecord(Object.entries(vendors).map(([name, v]) => [name, compileVendor(name, v)])),
+    models: sortedRecord(Object.entries(models).map(([id, m]) => [id, compileModel(id, m, models)])),
     routes: (raw.routes ?? []).map(compileRoute),
     transforms: sortedRecord(
-      Object.entries<any>(raw.transforms ?? {}).map(([name, ops]) => [name, readTransformOps(ops)]),
+      Object.entries(raw.transforms ?? {}).map(([name, ops]) => [name, readTransformOps(ops)]),
     ),
   };
 }
 
 /** `chat.reasoning` with the default budget of each level it leaves out (absent: nothing, the default applies). */
-function compileReasoning(raw: any): { reasoning?: { low: number; medium: number; high: number } } {
+function compileReasoning(raw: NonNullable<SchemaModel['chat']>['reasoning']): { reasoning?: { low: number; medium: number; high: number } } {
   if (!raw) return {};
   return { reasoning: { low: raw.low ?? 1024, medium: raw.medium ?? 4096, high: raw.high ?? 16384 } };
 }
