@@ -254,6 +254,7 @@ export interface components {
         target: {
             /** @description Another model id of this file, whose target is used. */
             model?: string;
+            /** @description The vendor's name of the model (default: the id of the model this target serves). */
             upstream?: string;
             vendor: components["schemas"]["name"];
             weight?: number;

@@ -82,12 +82,10 @@ function compileRequestFacts(raw: SchemaRequestFacts): RequestFacts {
   return facts;
 }
 
-function compileTarget(ref: SchemaTargetRef, models: Record<string, SchemaModel>): TargetEntry {
+/** A target of model `ownId`: a vendor's model (named by `upstream` or `model`, else `ownId`) or another model's. */
+function compileTarget(ref: SchemaTargetRef, models: Record<string, SchemaModel>, ownId: string): TargetEntry {
   const weight = typeof ref === 'object' && ref.weight !== undefined ? ref.weight : 1;
-  if (typeof ref === 'object' && 'vendor' in ref) {
-    // `upstream` or `model` names the vendor's model (check.ts does not require one: absent, none is sent).
-    return { vendor: ref.vendor, upstream: (ref.upstream ?? ref.model)!, weight };
-  }
+  if (typeof ref === 'object' && 'vendor' in ref) return { vendor: ref.vendor, upstream: ref.upstream ?? ref.model ?? ownId, weight };
   const id = typeof ref === 'string' ? ref : ref.model;
   const model = models[id]!;
   // check.ts: the model named has a vendor of its own.
@@ -116,13 +114,13 @@ function compileImages(raw: NonNullable<SchemaModel['images']>): ImageOptions {
 function compileModel(id: string, raw: SchemaModel, models: Record<string, SchemaModel>): ModelEntry {
   // check.ts: a model has either targets or a vendor.
   const targets: TargetEntry[] = raw.targets
-    ? raw.targets.map((ref) => compileTarget(ref, models))
+    ? raw.targets.map((ref) => compileTarget(ref, models, id))
     : [{ vendor: raw.vendor!, upstream: raw.upstream ?? id, weight: 1 }];
   const routing = raw.routing ?? {};
   const entry: ModelEntry = {
     id,
     targets,
-    fallback: (raw.fallback ?? []).map((ref) => compileTarget(ref, models)),
+    fallback: (raw.fallback ?? []).map((ref) => compileTarget(ref, models, id)),
     routing: {
       retries: routing.retries ?? 0,
       fallbackOn: routing.fallback_on ?? ['429', '5xx', 'timeout', 'connect'],

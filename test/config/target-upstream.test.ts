@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { compileConfigText } from '../../src/config/index.ts';
+
+const CONFIG = `vendors:
+  openai: { protocol: openai, base_url: https://api.openai.com/v1, auth: { bearer: env:OPENAI_API_KEY } }
+models:
+  gpt-4o:
+    targets: [{ vendor: openai }, { vendor: openai, upstream: gpt-4o-2024-08-06, weight: 2 }]
+    fallback: [{ vendor: openai }]
+routes:
+  - { method: POST, path: /v1/chat/completions, style: openai, op: chat, model: body.model, schema: chat-completions }
+`;
+
+describe('a target naming only its vendor', () => {
+  it("asks the vendor for the model's own id (as a model with vendor: does), not for no model", async () => {
+    const { config, problems } = await compileConfigText(CONFIG);
+    expect(problems).toEqual([]);
+    expect(config!.models['gpt-4o'].targets).toEqual([
+      { vendor: 'openai', upstream: 'gpt-4o', weight: 1 },
+      { vendor: 'openai', upstream: 'gpt-4o-2024-08-06', weight: 2 },
+    ]);
+    expect(config!.models['gpt-4o'].fallback).toEqual([{ vendor: 'openai', upstream: 'gpt-4o', weight: 1 }]);
+  });
+});
