@@ -19,9 +19,10 @@ export async function readInstances(values: ValueStore, selfId: string): Promise
   try {
     const ids = await readInstanceIds(values);
     const texts = await Promise.all(ids.map((id) => values.get(instanceKey(id))));
-    return texts.flatMap((text) => {
+    return texts.flatMap((text, i) => {
       const overview = readPublishedTotal(text);
-      return overview ? [{ ...overview, self: overview.id === selfId }] : [];
+      // A value that names another id than its key's is not that instance's.
+      return overview?.id === ids[i] ? [{ ...overview, self: overview.id === selfId }] : [];
     });
   } catch {
     return [];

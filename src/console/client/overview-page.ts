@@ -47,13 +47,12 @@ function listScopes(overview: any): [string, string, any][] {
 function renderInstances(instances: any[], redraw: () => void): HTMLElement[] {
   if (instances.length === 0) return [];
   const rows = instances.map((instance) => rowOf(instance.self ? `${instance.id} (this one)` : instance.id, instance.summary));
+  const self = instances.find((instance) => instance.self);
   const select = el(
     'select',
     { id: 'overview-instance', onchange: (event) => ((shown = (event.target as HTMLSelectElement).value), redraw()) },
-    ...instances.map((instance) => {
-      const value = instance.self ? '' : instance.id;
-      return el('option', { value, ...(value === shown ? { selected: true } : {}) }, instance.self ? `${instance.id} (this one)` : instance.id);
-    }),
+    el('option', { value: '', ...(shown === '' ? { selected: true } : {}) }, self ? `${self.id} (this one)` : 'This instance'),
+    ...instances.filter((instance) => !instance.self).map((instance) => el('option', { value: instance.id, ...(instance.id === shown ? { selected: true } : {}) }, instance.id)),
   );
   return [el('label', {}, 'Instance ', select), el('h2', {}, 'Instances sharing the store'), table(['Instance', ...HEADERS.slice(1)], rows, { id: 'overview-instances' })];
 }
