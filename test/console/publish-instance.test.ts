@@ -13,6 +13,8 @@ import { startTestRedis, type TestRedis } from '../limits/redis-server.ts';
 /** Instances sharing a real Redis publish their last hour in full; each console lists them all, labelled, and reads any of them. */
 let redis: TestRedis;
 let store: LimitStore;
+/** A second connection, as another machine's. */
+let otherStore: LimitStore;
 let values: ValueStore;
 const logger = pino({ level: 'silent' });
 const KNOWN = new Set(['a', 'b', 'c']);
@@ -21,10 +23,12 @@ const isKnown = (name: string) => KNOWN.has(name);
 beforeAll(async () => {
   redis = await startTestRedis();
   store = await createRedisStore({ url: redis.url, failOpen: true, log: logger });
+  otherStore = await createRedisStore({ url: redis.url, failOpen: true, log: logger });
   values = store.values!;
 });
 afterAll(async () => {
   await store?.close();
+  await otherStore?.close();
   await redis?.stop();
 });
 
@@ -36,7 +40,7 @@ describe('publishInstance, readInstances and readInstanceDetail', () => {
     feeds[0].add(row('a'));
     for (let i = 0; i < 3; i++) feeds[1].add(row('b', 'anthropic'));
     feeds[1].add(row('c', 'google', 'other'));
-    const running = [publishInstance(values, feeds[0], logger, isKnown, 'host-a/1'), publishInstance(values, feeds[1], logger, isKnown, 'host-b/2')];
+    const running = [publishInstance(values, feeds[0], logger, isKnown, 'host-a/1'), publishInstance(otherStore.values!, feeds[1], logger, isKnown, 'host-b/2')];
     // Registration is race-free: both are listed after their first publish, not the next one (5 s later).
     await expect.poll(async () => (await readInstances(values, 'host-a/1')).map((i) => [i.id, i.self, i.summary.requests]), { timeout: 2000, interval: 50 })
       .toEqual([['host-a/1', true, 1], ['host-b/2', false, 4]]);
