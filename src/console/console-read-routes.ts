@@ -6,8 +6,7 @@ import type { ConsoleRoute } from './types.ts';
 
 /**
  * The console's read-only admin API: `GET /admin/console/session` (who signed in), `/admin/models`,
- * `/admin/keys` (never a secret or digest) and `/admin/overview` (the last hour's numbers and per-minute series of
- * this process, read from its usage aggregate, and on Redis every instance's, labelled).
+ * and `/admin/keys` (never a secret or digest); the overview is console-overview-route.ts.
  */
 export const CONSOLE_READ_ROUTES: readonly ConsoleRoute[] = [
   {
@@ -25,14 +24,6 @@ export const CONSOLE_READ_ROUTES: readonly ConsoleRoute[] = [
     handle: (_event, host) => {
       const view = getConsole(host);
       return { keys: describeKeys(view.getBaseConfig(), view.getConfig(), view.overrides.current(), (name) => view.feed.aggregate.readKeyUsage(name)) };
-    },
-  },
-  {
-    method: 'GET',
-    path: '/admin/overview',
-    handle: async (_event, host) => {
-      const view = getConsole(host);
-      return { ...view.feed.aggregate.readOverview(), instances: (await view.listInstances?.()) ?? [] };
     },
   },
 ];

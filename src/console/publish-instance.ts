@@ -1,47 +1,32 @@
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { ValueStore } from '../limits/store.ts';
-import { INSTANCES_KEY, instanceKey, readInstanceIndex } from './instance-index.ts';
-import type { UsageGroup } from './aggregate/usage-group.ts';
+import { claimInstanceSlot } from './claim-instance-slot.ts';
+import { describeInstance } from './describe-instance.ts';
+import { getEpoch, instanceDetailKey, instanceKey } from './instance-index.ts';
 import type { UsageFeed } from './types.ts';
 
-/** One gateway instance's last hour as it published it to the shared store. */
-export interface InstanceOverview extends UsageGroup {
-  /** `host/pid` of the process serving that instance's console. */
-  id: string;
-  /** When it was published (milliseconds since the epoch). */
-  updatedAt: number;
-}
-
-/** How often an instance publishes, and how long a published overview (and its index entry) lives. */
+/** How often an instance publishes, and how long a published overview lives. */
 export const PUBLISH_MS = 5000;
 export const INSTANCE_TTL_MS = 20_000;
-
-/** Publishes once: the overview under the instance's key, and the instance (with the live others) in the index. */
-async function publish(values: ValueStore, id: string, feed: UsageFeed): Promise<void> {
-  const now = Date.now();
-  const total = feed.aggregate.readTotal(now);
-  const overview: InstanceOverview = { id, updatedAt: now, ...total };
-  await values.set([[instanceKey(id), JSON.stringify(overview)]], INSTANCE_TTL_MS);
-  // The index is read, changed and written whole: when another instance's write replaced this one's, it is
-  // written once more at once (and in any case at the next publish).
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const index = await readInstanceIndex(values);
-    if (attempt > 0 && index[id] === now) return;
-    const live = Object.fromEntries(Object.entries(index).filter(([, time]) => time > now - INSTANCE_TTL_MS));
-    await values.set([[INSTANCES_KEY, JSON.stringify({ ...live, [id]: now })]], INSTANCE_TTL_MS);
-  }
-}
-
 /**
  * With several machines sharing Redis, each instance's console shows the others labelled (not summed):
- * every {@link PUBLISH_MS} the process serving the console publishes its last hour (in total, with the
- * per-minute series) under its id (`host/pid`), living {@link INSTANCE_TTL_MS}. Returns the id and `stop`.
+ * every {@link PUBLISH_MS} the process serving the console writes its last hour under its id (`host/pid`),
+ * living {@link INSTANCE_TTL_MS}: in total (one value) and per style, per model with its latest rows
+ * (another), in one transaction; and once per epoch it registers in the index (instance-index.ts).
+ * Models gateway.yaml does not name are published as `unknown`. Returns the id and `stop`.
  */
-export function publishInstance(values: ValueStore, feed: UsageFeed, logger: Logger, id = `${hostname()}/${process.pid}`): { id: string; stop(): void } {
+export function publishInstance(values: ValueStore, feed: UsageFeed, logger: Logger, isKnownModel: (name: string) => boolean, id = `${hostname()}/${process.pid}`): { id: string; stop(): void } {
   let failing = false;
+  let registered = -1;
+  async function publish(): Promise<void> {
+    const now = Date.now();
+    const { total, detail } = describeInstance(id, feed, isKnownModel, now);
+    await values.set([[instanceKey(id), total], [instanceDetailKey(id), detail]], INSTANCE_TTL_MS);
+    if (registered !== getEpoch(now) && (await claimInstanceSlot(values, id, now))) registered = getEpoch(now);
+  }
   const tick = () =>
-    publish(values, id, feed).then(
+    publish().then(
       () => (failing = false),
       (error: Error) => {
         if (!failing) logger.warn({ err: error }, 'console: publishing this instance to the store failed');

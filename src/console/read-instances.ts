@@ -1,34 +1,14 @@
 import type { ValueStore } from '../limits/store.ts';
-import { instanceKey, readInstanceIndex } from './instance-index.ts';
-import type { InstanceOverview } from './publish-instance.ts';
-import { SERIES_METRICS, SERIES_MINUTES, type UsageSummary } from './aggregate/usage-group.ts';
+import type { InstanceOverview } from './describe-instance.ts';
+import { instanceKey, readInstanceIds } from './instance-index.ts';
+import { parseStored, readFiniteNumber, readPublishedGroup } from './read-published-group.ts';
 
-/** The most instances listed (the index is written by every instance; a bound keeps one read small). */
-const MAX_INSTANCES = 50;
-const SUMMARY_FIELDS: readonly (keyof UsageSummary)[] = ['requests', 'requestsPerSecond', 'errorRate', 'p50LatencyMs', 'p95LatencyMs', 'p50TtftMs', 'tokensPerMinute', 'spendUsd'];
-
-const toNumber = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-
-/**
- * A published overview in the shape the page draws (each number finite, each series 60 numbers), or
- * undefined when it is not one: another process's value is not trusted to be well formed.
- */
-function readOverview(text: string | undefined): InstanceOverview | undefined {
-  let value: any;
-  try {
-    value = JSON.parse(text ?? 'null');
-  } catch {
-    return undefined;
-  }
-  if (typeof value?.id !== 'string' || typeof value.summary !== 'object' || typeof value.series !== 'object' || !value.summary || !value.series) return undefined;
-  const summary = Object.fromEntries(SUMMARY_FIELDS.map((field) => [field, toNumber(value.summary[field])])) as unknown as UsageSummary;
-  const series = Object.fromEntries(
-    SERIES_METRICS.map((metric) => {
-      const values: unknown[] = Array.isArray(value.series[metric]) ? value.series[metric] : [];
-      return [metric, Array.from({ length: SERIES_MINUTES }, (_, i) => toNumber(values[i]))];
-    }),
-  ) as InstanceOverview['series'];
-  return { id: value.id.slice(0, 200), updatedAt: toNumber(value.updatedAt), summary, series };
+/** A published total (see describe-instance.ts) in the shape the page draws, or undefined when it is not one. */
+export function readPublishedTotal(text: string | undefined): InstanceOverview | undefined {
+  const value = parseStored(text);
+  const group = readPublishedGroup(value);
+  if (typeof value?.id !== 'string' || !group) return undefined;
+  return { id: value.id.slice(0, 300), updatedAt: readFiniteNumber(value.updatedAt), ...group };
 }
 
 /**
@@ -37,11 +17,12 @@ function readOverview(text: string | undefined): InstanceOverview | undefined {
  */
 export async function readInstances(values: ValueStore, selfId: string): Promise<(InstanceOverview & { self: boolean })[]> {
   try {
-    const ids = Object.keys(await readInstanceIndex(values)).sort().slice(0, MAX_INSTANCES);
+    const ids = await readInstanceIds(values);
     const texts = await Promise.all(ids.map((id) => values.get(instanceKey(id))));
-    return texts.flatMap((text) => {
-      const overview = readOverview(text);
-      return overview ? [{ ...overview, self: overview.id === selfId }] : [];
+    return texts.flatMap((text, i) => {
+      const overview = readPublishedTotal(text);
+      // A value that names another id than its key's is not that instance's.
+      return overview?.id === ids[i] ? [{ ...overview, self: overview.id === selfId }] : [];
     });
   } catch {
     return [];

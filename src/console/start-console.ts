@@ -6,6 +6,7 @@ import type { Services } from '../runtime/services.ts';
 import cluster from 'node:cluster';
 import { createUsageFeed } from './create-usage-feed.ts';
 import { publishInstance } from './publish-instance.ts';
+import { readInstanceDetail } from './read-instance-detail.ts';
 import { readInstances } from './read-instances.ts';
 import { createOverrideStore } from './overrides/create-override-store.ts';
 import { createEmptyOverrides, mergeOverrides } from './overrides/merge-overrides.ts';
@@ -30,6 +31,17 @@ export interface ConsoleRuntime {
 }
 
 /**
+ * The instances sharing Redis: the process serving the console (not a --workers worker, whose rows go to its
+ * primary) publishes its hour there, naming the models of the config serving now (others as `unknown`),
+ * and lists and reads the others'.
+ */
+function readOtherInstances(values: ValueStore, feed: UsageFeed, logger: Logger, getServing: () => CompiledConfig): Pick<ConsoleSources, 'listInstances' | 'readInstance'> {
+  if (cluster.isWorker) return {};
+  const { id } = publishInstance(values, feed, logger, (name) => Object.hasOwn(getServing().models, name));
+  return { listInstances: () => readInstances(values, id), readInstance: (other) => readInstanceDetail(values, other) };
+}
+
+/**
  * Starts the console's part of a serving process (`server.console: true`): the usage feed and the
  * overrides, read from `server.store` (Redis: `values`) or the file beside the config, before the gateway
  * serves (so a restart serves them at once), then polled. `onChange` is called when another process (or
@@ -46,8 +58,6 @@ export async function startConsole(values: ValueStore | undefined, configDir: st
   });
   started = true;
   const feed = createUsageFeed();
-  // The process serving the console (not a --workers worker, whose rows go to its primary) publishes its hour to Redis.
-  const instance = values && !cluster.isWorker ? publishInstance(values, feed, logger) : undefined;
   return {
     feed,
     overrides,
@@ -57,7 +67,7 @@ export async function startConsole(values: ValueStore | undefined, configDir: st
       getBaseConfig: getBase,
       feed,
       overrides,
-      ...(values && instance ? { listInstances: () => readInstances(values, instance.id) } : {}),
+      ...(values ? readOtherInstances(values, feed, logger, getServing) : {}),
       ...(playground
         ? {
             async runPlayground(value: Record<string, unknown>) {

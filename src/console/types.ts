@@ -38,9 +38,9 @@ export interface UsageOverview {
 export interface UsageAggregate {
   /** Counts a row: O(groups touched), no allocation in the steady state. */
   record(row: UsageRow): void;
-  /** The overview of the hour ending at `now`. */
-  readOverview(now?: number): UsageOverview;
-  /** Only the total (what an instance publishes to the shared store). */
+  /** The overview of the hour ending at `now`; `renameModel` may show several models as one (counted as one). */
+  readOverview(now?: number, renameModel?: (name: string) => string): UsageOverview;
+  /** Only the total. */
   readTotal(now?: number): UsageGroup;
   /** A key's requests and tokens of the last minute and spend of the last hour. */
   readKeyUsage(name: string, now?: number): KeyUsage;
@@ -103,8 +103,10 @@ export interface ConsoleSources {
   getBaseConfig(): CompiledConfig;
   feed: UsageFeed;
   overrides: OverrideControl;
-  /** The instances sharing `server.store` on Redis, each labelled with its id and last hour (absent with the memory store). */
-  listInstances?(): Promise<(import('./publish-instance.ts').InstanceOverview & { self: boolean })[]>;
+  /** The instances sharing `server.store` on Redis, each labelled with its id and last hour in total (absent with the memory store). */
+  listInstances?(): Promise<(import('./describe-instance.ts').InstanceOverview & { self: boolean })[]>;
+  /** Another instance's overview as it last published it (undefined when it is not listed any more); absent with the memory store. */
+  readInstance?(id: string): Promise<import('./read-instance-detail.ts').InstanceView | undefined>;
   /** Runs a playground chat (absent in a `--workers` primary, which serves no requests). */
   runPlayground?(call: Record<string, unknown>): Promise<import('./playground/run-playground.ts').PlaygroundResult>;
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendChat } from '../helpers/send-chat.ts';
 import { TEAM_SECRET, startConsoleGateway, type ConsoleGateway } from '../helpers/start-console-gateway.ts';
 
-/** The keys page's live usage and the overview, read from the aggregate the gateway's requests are counted in. */
+/** The keys page's live usage and the overview (with its latest rows), read from the feed the gateway's requests are counted in. */
 let gw: ConsoleGateway;
 beforeAll(async () => {
   gw = await startConsoleGateway();
@@ -31,5 +31,17 @@ describe('GET /admin/keys and /admin/overview after requests', () => {
     expect(overview.byModel['sim-openai-chat'].summary).toMatchObject({ requests: 3, errorRate: 0, tokensPerMinute: tokens / 60 });
     expect(overview.total.series.requestsPerSecond.reduce((sum: number, perSecond: number) => sum + perSecond, 0) * 60).toBeCloseTo(3);
     expect(overview.total.summary.p95LatencyMs).toBeGreaterThan(0);
+    expect(overview.recent.map((row: any) => [row.key, row.style, row.model, row.status])).toEqual([
+      ['team', 'openai', 'sim-openai-chat', 200],
+      ['team', 'openai', 'sim-openai-chat', 200],
+      ['team', 'anthropic', 'sim-openai-chat', 200],
+    ]);
+    expect(overview.instances).toEqual([]);
+  });
+
+  it('answers 404 instance_not_found for an instance that does not share the store (here none does: memory store)', async () => {
+    const answer = await gw.callAdmin('/admin/overview?instance=other-host%2F1');
+    expect(answer.status).toBe(404);
+    expect(answer.json.error.code).toBe('instance_not_found');
   });
 });

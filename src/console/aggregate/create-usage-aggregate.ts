@@ -7,8 +7,8 @@ import { readGroup } from './read-group.ts';
 
 /** Key names are the gateway's own (gateway.yaml's and the console's); a bound keeps memory bounded all the same. */
 const MAX_KEYS = 10_000;
-const NO_MODEL = '(none)';
-
+/** The group of requests that named no model. */
+export const NO_MODEL = '(none)';
 
 /**
  * The usage aggregate of one process: per minute of the last hour (a ring of 60 reused buckets), in total,
@@ -60,7 +60,7 @@ export function createUsageAggregate(clock: () => number = Date.now): UsageAggre
       addToGroup(pickGroup(models, row.model ?? NO_MODEL), row, minute, secondOfMinute);
       if (row.key !== undefined) recordKey(row.key, row, minute, secondOfMinute);
     },
-    readOverview: (now = clock()) => ({ total: readGroup([total], now), byStyle: readGroupSet(styles, now), byModel: readGroupSet(models, now) }),
+    readOverview: (now = clock(), renameModel) => ({ total: readGroup([total], now), byStyle: readGroupSet(styles, now), byModel: readGroupSet(models, now, renameModel) }),
     readTotal: (now = clock()) => readGroup([total], now),
     readKeyUsage(name, now = clock()) {
       const tally = keys.get(name);

@@ -22,22 +22,25 @@ interface Listed {
 }
 
 /**
- * The groups of `set` with requests in the hour ending at `now`, by name: when there are more than
- * {@link MAX_GROUPS} (or some were counted in `others`), only the busiest `MAX_GROUPS - 1` stay apart and the
- * rest are folded into {@link OTHERS}.
+ * The groups of `set` with requests in the hour ending at `now`, by name (`rename` may map several names to
+ * one, counted as one group): when there are more than {@link MAX_GROUPS} (or some were counted in
+ * `others`), only the busiest `MAX_GROUPS - 1` stay apart and the rest are folded into {@link OTHERS}.
  */
-export function readGroupSet(set: GroupSet, now: number): Record<string, UsageGroup> {
+export function readGroupSet(set: GroupSet, now: number, rename: (name: string) => string = (name) => name): Record<string, UsageGroup> {
   const nowMinute = Math.floor(now / 60_000);
   const others: Listed = { name: OTHERS, groups: [set.others], requests: countGroupRequests(set.others, nowMinute) };
-  let listed: Listed[] = [];
+  const named = new Map<string, Listed>([[OTHERS, others]]);
   for (const [name, group] of set.named) {
     const requests = countGroupRequests(group, nowMinute);
-    if (name === OTHERS) {
-      // A model named like the sum is summed with it.
-      others.groups.push(group);
-      others.requests += requests;
-    } else if (requests > 0) listed.push({ name, groups: [group], requests });
+    // A model named like the sum is summed with it.
+    const shown = name === OTHERS ? OTHERS : rename(name);
+    if (requests === 0 && shown !== OTHERS) continue;
+    const entry = named.get(shown) ?? { name: shown, groups: [], requests: 0 };
+    named.set(shown, entry);
+    entry.groups.push(group);
+    entry.requests += requests;
   }
+  let listed = [...named.values()].filter((entry) => entry !== others);
   if (others.requests > 0 || listed.length > MAX_GROUPS) {
     listed.sort((a, b) => b.requests - a.requests || (a.name < b.name ? -1 : 1));
     for (const folded of listed.slice(MAX_GROUPS - 1)) others.groups.push(...folded.groups);

@@ -1,6 +1,7 @@
-import { callAdmin, readError } from './api.ts';
+import { callAdmin, readError, type Answer } from './api.ts';
 import { el, table } from './dom.ts';
 import { renderLineChart } from './line-chart.ts';
+import { cellsOf, FIELDS, formatClock } from './usage-cells.ts';
 
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 
@@ -10,8 +11,10 @@ function rowOf(name: string, s: any): (string | number)[] {
 
 const HEADERS = ['', 'Requests (1 h)', 'Requests/s (1 min)', 'Errors', 'p50 ms', 'p95 ms', 'TTFT p50 ms', 'Tokens/min', 'Spend USD'];
 
-/** The group the charts show (kept across the live refreshes): `total`, `style:NAME`, `model:NAME` or `instance:ID`. */
+/** The group the charts show (kept across the live refreshes): `total`, `style:NAME` or `model:NAME`. */
 let scope = 'total';
+/** The instance shown (kept across the live refreshes): `''` for the one serving this console, else its id. */
+let shown = '';
 
 /** The overview's charts of one group's per-minute series. */
 function renderCharts(series: any): HTMLElement {
@@ -28,31 +31,51 @@ function renderCharts(series: any): HTMLElement {
   );
 }
 
-/** The groups the charts can show: all requests of this instance, each style, each model, each instance sharing Redis. */
+/** The groups the charts can show: all requests of the instance shown, each of its styles, each of its models. */
 function listScopes(overview: any): [string, string, any][] {
   return [
     ['total', 'All requests', overview.total.series],
     ...Object.entries<any>(overview.byStyle).map(([name, group]): [string, string, any] => [`style:${name}`, `Style ${name}`, group.series]),
     ...Object.entries<any>(overview.byModel).map(([name, group]): [string, string, any] => [`model:${name}`, `Model ${name}`, group.series]),
-    ...overview.instances.map((instance: any): [string, string, any] => [`instance:${instance.id}`, `Instance ${instance.id}`, instance.series]),
   ];
 }
 
-/** The instances sharing Redis, each labelled with its id and its own last hour (none with the memory store). */
-function renderInstances(instances: any[]): HTMLElement[] {
+/**
+ * The instances sharing Redis, each labelled with its id and its own last hour in total (none with the
+ * memory store), and the selector of the instance the page shows (`redraw` draws the page again).
+ */
+function renderInstances(instances: any[], redraw: () => void): HTMLElement[] {
   if (instances.length === 0) return [];
   const rows = instances.map((instance) => rowOf(instance.self ? `${instance.id} (this one)` : instance.id, instance.summary));
-  return [el('h2', {}, 'Instances sharing the store'), table(['Instance', ...HEADERS.slice(1)], rows, { id: 'overview-instances' })];
+  const self = instances.find((instance) => instance.self);
+  const select = el(
+    'select',
+    { id: 'overview-instance', onchange: (event) => ((shown = (event.target as HTMLSelectElement).value), redraw()) },
+    el('option', { value: '', ...(shown === '' ? { selected: true } : {}) }, self ? `${self.id} (this one)` : 'This instance'),
+    ...instances.filter((instance) => !instance.self).map((instance) => el('option', { value: instance.id, ...(instance.id === shown ? { selected: true } : {}) }, instance.id)),
+  );
+  return [el('label', {}, 'Instance ', select), el('h2', {}, 'Instances sharing the store'), table(['Instance', ...HEADERS.slice(1)], rows, { id: 'overview-instances' })];
+}
+
+/** The overview of the instance shown: this one's, or another's as it last published it (back to this one when it left). */
+async function readShownOverview(): Promise<Answer> {
+  if (shown) {
+    const answer = await callAdmin(`/admin/overview?instance=${encodeURIComponent(shown)}`);
+    if (answer.status !== 404 || answer.json?.error?.code !== 'instance_not_found') return answer;
+    shown = '';
+  }
+  return callAdmin('/admin/overview');
 }
 
 /**
- * The overview: the last hour as charts minute by minute (all requests, a style, a model or an instance,
- * chosen in a selector), then the numbers in total, per style, per model and per instance sharing Redis.
+ * The overview of one instance (this one, or one sharing Redis chosen in a selector): the last hour as
+ * charts minute by minute (all requests, a style or a model, chosen in a selector), the numbers in total, per
+ * style and per model, its latest requests, and every instance sharing Redis in total.
  */
 export async function renderOverview(): Promise<HTMLElement> {
-  const answer = await callAdmin('/admin/overview');
+  const answer = await readShownOverview();
   if (answer.status !== 200) return el('p', { class: 'error' }, readError(answer));
-  const { total, byStyle, byModel, instances } = answer.json;
+  const { total, byStyle, byModel, recent, instances, instance, updatedAt } = answer.json;
   const scopes = listScopes(answer.json);
   if (!scopes.some(([id]) => id === scope)) scope = 'total';
   const charts = el('div', {}, renderCharts(scopes.find(([id]) => id === scope)![2]));
@@ -63,17 +86,26 @@ export async function renderOverview(): Promise<HTMLElement> {
       charts.replaceChildren(renderCharts(scopes.find(([id]) => id === scope)![2]));
     },
   }, ...scopes.map(([id, label]) => el('option', { value: id, ...(id === scope ? { selected: true } : {}) }, label)));
-  return el(
+  const section = el(
     'section',
     {},
     el('h1', {}, 'Overview (last hour)'),
+    instance ? el('p', { id: 'overview-shown' }, `Instance ${instance}, as it published at ${formatClock(updatedAt)} UTC`) : false,
+    ...renderInstances(instances, () =>
+      void renderOverview().then((next) => {
+        section.replaceWith(next);
+        document.getElementById('overview-instance')?.focus();
+      }),
+    ),
     el('label', {}, 'Charts of ', select),
     charts,
     table(HEADERS, [rowOf('All', total.summary)], { id: 'overview-total' }),
     el('h2', {}, 'Per style'),
-    table(HEADERS, Object.entries<any>(byStyle).map(([name, group]) => rowOf(name, group.summary))),
+    table(HEADERS, Object.entries<any>(byStyle).map(([name, group]) => rowOf(name, group.summary)), { id: 'overview-styles' }),
     el('h2', {}, 'Per model'),
-    table(HEADERS, Object.entries<any>(byModel).map(([name, group]) => rowOf(name, group.summary))),
-    ...renderInstances(instances),
+    table(HEADERS, Object.entries<any>(byModel).map(([name, group]) => rowOf(name, group.summary)), { id: 'overview-models' }),
+    el('h2', {}, 'Latest requests'),
+    table([...FIELDS], [...recent].reverse().map(cellsOf), { id: 'overview-recent' }),
   );
+  return section;
 }

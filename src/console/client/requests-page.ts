@@ -1,24 +1,9 @@
 import { readKey } from './api.ts';
 import { el } from './dom.ts';
+import { cellsOf, FIELDS } from './usage-cells.ts';
 
 /** Rows shown at most (the oldest leave). */
 const MAX_ROWS = 500;
-const FIELDS = ['time', 'key', 'style', 'model', 'vendor', 'status', 'tokens', 'ttfbMs', 'durationMs', 'costUsd'] as const;
-
-function cellsOf(row: any): string[] {
-  return [
-    new Date(row.time).toISOString().slice(11, 23),
-    row.key ?? '',
-    row.style,
-    row.model ?? '',
-    row.vendor ?? '',
-    `${row.status}${row.error ? ` ${row.error}` : ''}`,
-    `${row.inputTokens}/${row.outputTokens}`,
-    row.ttfbMs === undefined ? '' : String(row.ttfbMs),
-    String(row.durationMs),
-    row.costUsd === undefined ? '' : row.costUsd.toFixed(6),
-  ];
-}
 
 /**
  * The requests page: the live tail of usage rows read from a streamed `fetch` of `/admin/usage/tail`

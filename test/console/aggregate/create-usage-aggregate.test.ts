@@ -123,4 +123,17 @@ describe('createUsageAggregate', () => {
     expect(aggregate.readKeyUsage('team', NOW + 70_000)).toEqual({ requestsLastMinute: 0, tokensLastMinute: 0, spendLastHourUsd: 1.5 });
     expect(aggregate.readKeyUsage('team', NOW + 70 * 60_000).spendLastHourUsd).toBe(0);
   });
+
+  it('counts the models a rename shows alike as one group, its percentiles read from their histograms together', () => {
+    const { aggregate } = startAggregate();
+    for (let i = 0; i < 9; i++) aggregate.record(row(NOW, { model: 'x', durationMs: 10 }));
+    aggregate.record(row(NOW, { model: 'y', durationMs: 1000, status: 500 }));
+    aggregate.record(row(NOW, { model: 'kept', durationMs: 50 }));
+    const { byModel } = aggregate.readOverview(NOW, (name) => (name === 'kept' ? name : 'renamed'));
+    expect(Object.keys(byModel)).toEqual(['kept', 'renamed']);
+    expect(byModel.renamed.summary).toMatchObject({ requests: 10, errorRate: 0.1 });
+    expectWithinBucket(byModel.renamed.summary.p50LatencyMs, 10);
+    expectWithinBucket(byModel.renamed.summary.p95LatencyMs, 1000);
+    expect(byModel.kept.summary.requests).toBe(1);
+  });
 });
