@@ -44,7 +44,17 @@ const SOURCE_RULES: [RegExp, string][] = [
 
 const NATIVE_STAGES = new Map([['(garbage collector)', 'garbage collector'], ['(program)', 'V8 and native']]);
 
-/** Maps a frame's bundle location to its source path, with one parsed source map per bundle file. */
+/**
+ * The stage of bundle code whose source map is gone (the bundle was rebuilt since the profile, so its chunk
+ * names changed): said as such, not passed on to the Node frames calling it, which would put the gateway's
+ * own work under "Node HTTP server".
+ */
+export const UNMAPPED = 'gateway bundle, source map missing';
+
+/**
+ * Maps a frame's bundle location to its source path, with one parsed source map per bundle file;
+ * {@link UNMAPPED} when the bundle file has no readable map.
+ */
 function createSourceFinder(): (url: string, line: number, column: number) => string {
   const maps = new Map<string, SourceMap | null>();
   return (url, line, column) => {
@@ -58,12 +68,14 @@ function createSourceFinder(): (url: string, line: number, column: number) => st
       }
       maps.set(url, map);
     }
-    const entry = map?.findEntry(line, column) as { originalSource?: string } | undefined;
+    if (!map) return UNMAPPED;
+    const entry = map.findEntry(line, column) as { originalSource?: string } | undefined;
     return entry?.originalSource ?? url;
   };
 }
 
 function findStage(source: string): string | undefined {
+  if (source === UNMAPPED) return UNMAPPED;
   for (const [pattern, stage] of SOURCE_RULES) if (pattern.test(source)) return stage;
   return undefined;
 }

@@ -19,7 +19,6 @@
  * Exit code 2 when the vendor headroom check refuses a full run (REFUSED, nothing written), 1 when the
  * harness itself broke, else 0 (targets missed and a wide spread are reported, not failed).
  */
-import { readdir, mkdir, readFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,10 +26,11 @@ import { AS_DEPLOYED, describeDeployment, QUIET } from './deployment.ts';
 import { judgeHeadroom } from './headroom-check.ts';
 import { pickLoadTool } from './load.ts';
 import { writeBaselineFile } from './baseline-file.ts';
+import { clearProfileDir, PROFILED_PROXIES, readBusiestProfile } from './profile-dir.ts';
 import { PROFILE_FILE, writeProfileFile } from './profile-file.ts';
 import { judgeRegression } from './regression-check.ts';
 import { formatStageTimes, splitProfileByStage, type StageTime } from './profile-stages.ts';
-import { formatSelfTimes, getBusyMs, summarizeCpuProfile, type CpuProfile } from './profile-summary.ts';
+import { formatSelfTimes, summarizeCpuProfile } from './profile-summary.ts';
 import { defineRows, formatTextTable, HEADROOM_HEADERS, summarizeVerdicts, type ResultRow } from './report.ts';
 import { PENDING_TARGETS, readCommit, writeResults } from './results-file.ts';
 import { HarnessError, runScenario } from './run-scenario.ts';
@@ -89,22 +89,10 @@ function listScenarios(only: string[] | undefined, quietRows: boolean, baseline?
   return quietRows ? all : SCENARIOS;
 }
 
-/** The busiest profile of one proxy (the tsx loader's worker thread writes an idle one beside it). */
-async function readBusiestProfile(dir: string): Promise<{ file: string; profile: CpuProfile; busyMs: number } | undefined> {
-  const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.cpuprofile'));
-  let busiest: { file: string; profile: CpuProfile; busyMs: number } | undefined;
-  for (const f of files) {
-    const profile = JSON.parse(await readFile(join(dir, f), 'utf8')) as CpuProfile;
-    const busyMs = getBusyMs(profile);
-    if (!busiest || busyMs > busiest.busyMs) busiest = { file: join(dir, f), profile, busyMs };
-  }
-  return busiest;
-}
-
 /** Prints each proxy's top self time and its split by request stage, and writes bench/PROFILE.md. */
 async function printProfiles(dir: string, scenarios: Scenario[]): Promise<void> {
   const splits: Record<string, StageTime[]> = {};
-  for (const name of ['floor', 'gateway']) {
+  for (const name of PROFILED_PROXIES) {
     const busiest = await readBusiestProfile(join(dir, name));
     if (!busiest) continue;
     const top = formatSelfTimes(summarizeCpuProfile(busiest.profile, 30));
@@ -123,7 +111,7 @@ async function runBench(argv: string[]): Promise<number> {
   const started = Date.now();
   const loadAtStart = loadavg()[0];
   const scenarios = listScenarios(options.only, options.quietRows, options.baseline);
-  if (options.profileDir) await mkdir(options.profileDir, { recursive: true });
+  if (options.profileDir) await clearProfileDir(options.profileDir);
   const log = (line: string) => console.error(line);
   log(
     `bench: ${options.quick ? 'quick' : 'full'} mode, load from ${options.loadTool}, ${options.rounds} round(s) of ${options.roundS} s, ` +

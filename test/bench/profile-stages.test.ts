@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundleEntry } from '../../scripts/bundle.ts';
-import { splitProfileByStage, START_UP } from '../../bench/profile-stages.ts';
+import { splitProfileByStage, START_UP, UNMAPPED } from '../../bench/profile-stages.ts';
 import type { CpuProfile } from '../../bench/profile-summary.ts';
 
 type Frame = [functionName: string, url: string, line?: number, column?: number];
@@ -69,6 +69,14 @@ describe('the profile split by request stage', () => {
       const url = pathToFileURL(outfile).href;
       const rows = splitProfileByStage(buildProfile([{ frames: [['authenticate', url, line, lines[line].indexOf('return')]], us: 100 }]));
       expect(rows).toEqual([{ stage: 'auth', ms: 0.1, share: 1 }]);
+    });
+
+    it('says a bundle frame whose source map is gone is unmapped, instead of giving it to the Node frames that call it', () => {
+      const url = pathToFileURL(join(tmpdir(), 'no-such-bundle', 'dist', 'gateway-chunks', 'chunk-GONE.mjs')).href;
+      const rows = splitProfileByStage(
+        buildProfile([{ frames: [['parserOnIncoming', 'node:_http_server'], ['readLog', url, 3, 10], ['get', 'node:internal/map']], us: 100 }]),
+      );
+      expect(rows).toEqual([{ stage: UNMAPPED, ms: 0.1, share: 1 }]);
     });
   });
 });
