@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { CpuProfile } from './profile-summary.ts';
+import { getSampleInterval, type CpuProfile } from './profile-summary.ts';
 
 /** One stage's share of the busy time. */
 export interface StageTime {
@@ -80,7 +80,7 @@ function findStage(source: string): string | undefined {
   return undefined;
 }
 
-/** Busy time per stage, largest first; shares are of the busy time outside {@link START_UP}. */
+/** Busy time per stage (samples times the sampling interval), largest first; shares are of the busy time outside {@link START_UP}. */
 export function splitProfileByStage(profile: CpuProfile): StageTime[] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
@@ -98,13 +98,11 @@ export function splitProfileByStage(profile: CpuProfile): StageTime[] {
   };
   const totals = new Map<string, number>();
   let busy = 0;
-  const samples = profile.samples ?? [];
-  const deltas = profile.timeDeltas ?? [];
-  for (let i = 0; i < samples.length; i++) {
-    const node = byId.get(samples[i]);
+  const us = getSampleInterval(profile);
+  for (const sample of profile.samples ?? []) {
+    const node = byId.get(sample);
     if (!node || node.callFrame.functionName === '(idle)') continue;
-    const us = Math.max(0, deltas[i] ?? 0);
-    const stage = stageOf(samples[i]);
+    const stage = stageOf(sample);
     if (stage !== START_UP) busy += us;
     totals.set(stage, (totals.get(stage) ?? 0) + us);
   }
