@@ -4,7 +4,8 @@
  * first checks the vendor serves at least 1.3x what the floor forwards, then prints medians, ratios, the
  * issue's targets and whether the spread meets the method, and rewrites bench/RESULTS.md after a full run.
  *
- *   npm run bench                       full run (3 s warm-up, 5 rounds of 10 s), writes bench/RESULTS.md
+ *   npm run bench                       full run (warm-up rounds of 3 s until the CPU per request settles, 5 rounds
+ *                                       of 10 s), writes bench/RESULTS.md
  *   npm run bench -- --quick            smoke test: 1 round of ~1 s, small counts, writes nothing
  *   npm run bench -- --only chat-c64,stream-ttfb   some scenarios only (writes nothing)
  *   npm run bench -- --quiet-rows       also the quiet gateway (log silent, no limits) at c=64, reference only
@@ -115,7 +116,7 @@ async function runBench(argv: string[]): Promise<number> {
   const log = (line: string) => console.error(line);
   log(
     `bench: ${options.quick ? 'quick' : 'full'} mode, load from ${options.loadTool}, ${options.rounds} round(s) of ${options.roundS} s, ` +
-      `warm-up ${options.warmupS} s, load average ${loadAtStart.toFixed(2)}`,
+      `warm-up rounds of ${options.warmupS} s until settled, load average ${loadAtStart.toFixed(2)}`,
   );
   const { ctx, close } = await setupBench(options);
   if (!ctx.cpu.proxy) log('bench: processes are not pinned (no taskset, or no CPU 1)');
