@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { CpuProfile } from './profile-summary.ts';
+import { getSampleInterval, type CpuProfile } from './profile-summary.ts';
 
 /** One stage's share of the busy time. */
 export interface StageTime {
@@ -44,7 +44,17 @@ const SOURCE_RULES: [RegExp, string][] = [
 
 const NATIVE_STAGES = new Map([['(garbage collector)', 'garbage collector'], ['(program)', 'V8 and native']]);
 
-/** Maps a frame's bundle location to its source path, with one parsed source map per bundle file. */
+/**
+ * The stage of bundle code whose source map is gone (the bundle was rebuilt since the profile, so its chunk
+ * names changed): said as such, not passed on to the Node frames calling it, which would put the gateway's
+ * own work under "Node HTTP server".
+ */
+export const UNMAPPED = 'gateway bundle, source map missing';
+
+/**
+ * Maps a frame's bundle location to its source path, with one parsed source map per bundle file;
+ * {@link UNMAPPED} when the bundle file has no readable map.
+ */
 function createSourceFinder(): (url: string, line: number, column: number) => string {
   const maps = new Map<string, SourceMap | null>();
   return (url, line, column) => {
@@ -58,17 +68,19 @@ function createSourceFinder(): (url: string, line: number, column: number) => st
       }
       maps.set(url, map);
     }
-    const entry = map?.findEntry(line, column) as { originalSource?: string } | undefined;
+    if (!map) return UNMAPPED;
+    const entry = map.findEntry(line, column) as { originalSource?: string } | undefined;
     return entry?.originalSource ?? url;
   };
 }
 
 function findStage(source: string): string | undefined {
+  if (source === UNMAPPED) return UNMAPPED;
   for (const [pattern, stage] of SOURCE_RULES) if (pattern.test(source)) return stage;
   return undefined;
 }
 
-/** Busy time per stage, largest first; shares are of the busy time outside {@link START_UP}. */
+/** Busy time per stage (samples times the sampling interval), largest first; shares are of the busy time outside {@link START_UP}. */
 export function splitProfileByStage(profile: CpuProfile): StageTime[] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
@@ -86,13 +98,11 @@ export function splitProfileByStage(profile: CpuProfile): StageTime[] {
   };
   const totals = new Map<string, number>();
   let busy = 0;
-  const samples = profile.samples ?? [];
-  const deltas = profile.timeDeltas ?? [];
-  for (let i = 0; i < samples.length; i++) {
-    const node = byId.get(samples[i]);
+  const us = getSampleInterval(profile);
+  for (const sample of profile.samples ?? []) {
+    const node = byId.get(sample);
     if (!node || node.callFrame.functionName === '(idle)') continue;
-    const us = Math.max(0, deltas[i] ?? 0);
-    const stage = stageOf(samples[i]);
+    const stage = stageOf(sample);
     if (stage !== START_UP) busy += us;
     totals.set(stage, (totals.get(stage) ?? 0) + us);
   }

@@ -4,7 +4,8 @@
  * first checks the vendor serves at least 1.3x what the floor forwards, then prints medians, ratios, the
  * issue's targets and whether the spread meets the method, and rewrites bench/RESULTS.md after a full run.
  *
- *   npm run bench                       full run (3 s warm-up, 5 rounds of 10 s), writes bench/RESULTS.md
+ *   npm run bench                       full run (warm-up rounds of 3 s until the CPU per request settles, 5 rounds
+ *                                       of 10 s), writes bench/RESULTS.md
  *   npm run bench -- --quick            smoke test: 1 round of ~1 s, small counts, writes nothing
  *   npm run bench -- --only chat-c64,stream-ttfb   some scenarios only (writes nothing)
  *   npm run bench -- --quiet-rows       also the quiet gateway (log silent, no limits) at c=64, reference only
@@ -19,7 +20,6 @@
  * Exit code 2 when the vendor headroom check refuses a full run (REFUSED, nothing written), 1 when the
  * harness itself broke, else 0 (targets missed and a wide spread are reported, not failed).
  */
-import { readdir, mkdir, readFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,17 +27,18 @@ import { AS_DEPLOYED, describeDeployment, QUIET } from './deployment.ts';
 import { judgeHeadroom } from './headroom-check.ts';
 import { pickLoadTool } from './load.ts';
 import { writeBaselineFile } from './baseline-file.ts';
+import { clearProfileDir, PROFILED_PROXIES, readBusiestProfile } from './profile-dir.ts';
 import { PROFILE_FILE, writeProfileFile } from './profile-file.ts';
 import { judgeRegression } from './regression-check.ts';
 import { formatStageTimes, splitProfileByStage, type StageTime } from './profile-stages.ts';
-import { formatSelfTimes, getBusyMs, summarizeCpuProfile, type CpuProfile } from './profile-summary.ts';
+import { formatSelfTimes, summarizeCpuProfile } from './profile-summary.ts';
 import { defineRows, formatTextTable, HEADROOM_HEADERS, summarizeVerdicts, type ResultRow } from './report.ts';
 import { PENDING_TARGETS, readCommit, writeResults } from './results-file.ts';
 import { HarnessError, runScenario } from './run-scenario.ts';
 import { HEADROOM_SCENARIOS, QUIET_SCENARIOS, SCENARIOS } from './scenarios/index.ts';
 import type { Scenario } from './scenarios/types.ts';
 import { setupBench } from './setup.ts';
-import { checkSpread } from './spread-check.ts';
+import { checkSpread, type SpreadVerdict } from './spread-check.ts';
 
 const RESULTS_FILE = 'bench/RESULTS.md';
 const BASELINE_FILE = 'bench/BASELINE.md';
@@ -89,22 +90,10 @@ function listScenarios(only: string[] | undefined, quietRows: boolean, baseline?
   return quietRows ? all : SCENARIOS;
 }
 
-/** The busiest profile of one proxy (the tsx loader's worker thread writes an idle one beside it). */
-async function readBusiestProfile(dir: string): Promise<{ file: string; profile: CpuProfile; busyMs: number } | undefined> {
-  const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.cpuprofile'));
-  let busiest: { file: string; profile: CpuProfile; busyMs: number } | undefined;
-  for (const f of files) {
-    const profile = JSON.parse(await readFile(join(dir, f), 'utf8')) as CpuProfile;
-    const busyMs = getBusyMs(profile);
-    if (!busiest || busyMs > busiest.busyMs) busiest = { file: join(dir, f), profile, busyMs };
-  }
-  return busiest;
-}
-
 /** Prints each proxy's top self time and its split by request stage, and writes bench/PROFILE.md. */
 async function printProfiles(dir: string, scenarios: Scenario[]): Promise<void> {
   const splits: Record<string, StageTime[]> = {};
-  for (const name of ['floor', 'gateway']) {
+  for (const name of PROFILED_PROXIES) {
     const busiest = await readBusiestProfile(join(dir, name));
     if (!busiest) continue;
     const top = formatSelfTimes(summarizeCpuProfile(busiest.profile, 30));
@@ -123,15 +112,16 @@ async function runBench(argv: string[]): Promise<number> {
   const started = Date.now();
   const loadAtStart = loadavg()[0];
   const scenarios = listScenarios(options.only, options.quietRows, options.baseline);
-  if (options.profileDir) await mkdir(options.profileDir, { recursive: true });
+  if (options.profileDir) await clearProfileDir(options.profileDir);
   const log = (line: string) => console.error(line);
   log(
     `bench: ${options.quick ? 'quick' : 'full'} mode, load from ${options.loadTool}, ${options.rounds} round(s) of ${options.roundS} s, ` +
-      `warm-up ${options.warmupS} s, load average ${loadAtStart.toFixed(2)}`,
+      `warm-up rounds of ${options.warmupS} s until settled, load average ${loadAtStart.toFixed(2)}`,
   );
   const { ctx, close } = await setupBench(options);
   if (!ctx.cpu.proxy) log('bench: processes are not pinned (no taskset, or no CPU 1)');
   const rows: ResultRow[] = [];
+  let spread: SpreadVerdict | undefined;
   const labels = { large: ctx.largeCount.toLocaleString('en-US'), streams: options.quick ? '200' : '1,000' };
   const headroomRows: ResultRow[] = [];
   let headroom: ReturnType<typeof judgeHeadroom> = { refused: false, lines: ['vendor headroom not checked (--skip-headroom): the ratios below are unverified.'] };
@@ -152,6 +142,8 @@ async function runBench(argv: string[]): Promise<number> {
       log(`${scenario.title}`);
       rows.push(...defineRows(await runScenario(ctx, scenario, log), labels));
     }
+    // The spread of the rows the issue judges, checked before a baseline run drops their verdicts.
+    spread = checkSpread(rows, options.rounds);
     // Against a baseline the issue's targets (ratios to the floor) do not apply: only the before/after verdict does.
     if (options.baseline) for (const row of rows) row.verdict = undefined;
   } finally {
@@ -159,7 +151,7 @@ async function runBench(argv: string[]): Promise<number> {
   }
   const minutes = (Date.now() - started) / 60_000;
   const { passed, total } = summarizeVerdicts(rows);
-  const spread = checkSpread(rows, options.rounds);
+  spread ??= checkSpread(rows, options.rounds);
   const deployments = scenarios.some((s) => QUIET_SCENARIOS.includes(s)) ? [AS_DEPLOYED, QUIET] : [AS_DEPLOYED];
   console.log(`\n${formatTextTable(rows)}\n`);
   if (!options.baseline) console.log(

@@ -30,6 +30,7 @@ export function checkSpread(rows: ResultRow[], rounds: number): SpreadVerdict {
       `SPREAD TOO WIDE: ${wide.length} of ${judged.length} judged rows spread more than ±${MAX_SPREAD * 100}% between rounds: ${list}. ` +
         'The method wants at most ±10%: rerun with longer rounds (e.g. --duration 20) on a quieter machine.',
     );
-  } else lines.push(`Spread: every judged row within ±${MAX_SPREAD * 100}% between rounds.`);
+  } else if (judged.length === 0) lines.push('Spread: no row of this run has a target, so none is checked (see the table\'s spreads).');
+  else lines.push(`Spread: every judged row within ±${MAX_SPREAD * 100}% between rounds.`);
   return { ok: rounds >= MIN_ROUNDS && wide.length === 0, lines };
 }

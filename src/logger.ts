@@ -1,3 +1,4 @@
+import { fstatSync } from 'node:fs';
 import { destination as openDestination, pino, type DestinationStream, type Logger } from 'pino';
 import { createRedactor, type Redactor } from './runtime/redact.ts';
 
@@ -15,17 +16,39 @@ const FLUSH_INTERVAL_MS = 200;
 const BATCH_BYTES = 3072;
 /** No write is longer (PIPE_BUF, unless one line alone is): workers sharing one pipe never interleave inside a line. */
 const MAX_WRITE_BYTES = 4096;
+/**
+ * Standard output is a file: lines are gathered up to 32 KB a write (about 60 request lines) and 64 KB at
+ * most. A write to a regular file is never interleaved with another process's (they share the file's offset
+ * or append), so the pipe's 4 KB bound does not apply; at 3 KB, one `writeSync` per five lines was a third
+ * of the request line's cost.
+ */
+const FILE_BATCH_BYTES = 32 * 1024;
+const FILE_MAX_WRITE_BYTES = 64 * 1024;
+
+function isFile(fd: number): boolean {
+  try {
+    return fstatSync(fd).isFile();
+  } catch {
+    return false;
+  }
+}
 
 /**
- * The default destination: standard output through a 3 KB buffer: lines are written together once 3 KB are
- * queued (one write for about 15 request lines instead of one per request) or every
- * {@link FLUSH_INTERVAL_MS}, and synchronously when the process exits (every `process.exit`, the end of a
- * drain included: test/logger-flush-on-exit.test.ts). Writes carry at most PIPE_BUF bytes of whole lines,
- * so workers sharing one pipe never interleave inside a line. The lines are gathered here and joined once
- * per write (sonic-boom's own buffer measures its whole buffered text again on every line it adds).
+ * The default destination: standard output through a buffer: lines are written together once 3 KB are
+ * queued (one write for about 15 request lines instead of one per request; 32 KB when standard output is a
+ * file) or every {@link FLUSH_INTERVAL_MS}, and synchronously when the process exits (every `process.exit`,
+ * the end of a drain included: test/logger-flush-on-exit.test.ts). Writes to a pipe carry at most PIPE_BUF
+ * bytes of whole lines, so workers sharing one pipe never interleave inside a line. The lines are gathered
+ * here and joined once per write (sonic-boom's own buffer measures its whole buffered text again on every
+ * line it adds).
  */
 function openStdout(): DestinationStream {
-  const out = openDestination({ dest: 1, sync: true, maxWrite: MAX_WRITE_BYTES });
+  const toFile = isFile(1);
+  const batchBytes = toFile ? FILE_BATCH_BYTES : BATCH_BYTES;
+  const maxWrite = toFile ? FILE_MAX_WRITE_BYTES : MAX_WRITE_BYTES;
+  // A file's batches need no exact size (no atomicity bound to keep): the line's length is enough there.
+  const measure = toFile ? (line: string) => line.length : (line: string) => Buffer.byteLength(line);
+  const out = openDestination({ dest: 1, sync: true, maxWrite });
   let lines: string[] = [];
   let bytes = 0;
   const writeLines = () => {
@@ -47,11 +70,11 @@ function openStdout(): DestinationStream {
   process.once('exit', flush(() => out.flushSync()));
   return {
     write(line: string) {
-      const size = Buffer.byteLength(line);
-      if (bytes + size > MAX_WRITE_BYTES) writeLines();
+      const size = measure(line);
+      if (bytes + size > maxWrite) writeLines();
       lines.push(line);
       bytes += size;
-      if (bytes >= BATCH_BYTES) writeLines();
+      if (bytes >= batchBytes) writeLines();
     },
     flush(cb?: (error?: Error) => void) {
       writeLines();

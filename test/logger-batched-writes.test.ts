@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 
 /**
  * A process that logs lines of many sizes (multi-byte text included) through the gateway's default
@@ -23,23 +26,30 @@ writeInfoLine(logger, { n: 301 }, 'request');
 process.exit(0);
 `;
 
-function runScript(): Promise<{ stdout: string; writes: [number, boolean][] }> {
+/** Runs {@link SCRIPT} with its standard output on a pipe, or on the file `file` when given. */
+function runScript(file?: string): Promise<{ stdout: string; writes: [number, boolean][] }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SCRIPT], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const fd = file === undefined ? 'pipe' : openSync(file, 'a');
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SCRIPT], { stdio: ['ignore', fd, 'pipe'] });
+    if (typeof fd === 'number') closeSync(fd);
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.once('error', reject);
-    child.once('close', () => resolve({ stdout, writes: stderr.split('\n').filter((l) => l.startsWith('[')).map((l) => JSON.parse(l)) }));
+    child.once('close', () => {
+      if (file !== undefined) stdout = readFileSync(file, 'utf8');
+      resolve({ stdout, writes: stderr.split('\n').filter((l) => l.startsWith('[')).map((l) => JSON.parse(l)) });
+    });
   });
 }
+
+const readOrder = (stdout: string) => stdout.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { n: number }).n);
 
 describe('the default log destination, batching lines', () => {
   it('writes whole lines together, at most 4096 bytes a write unless one line alone is longer, every line in order', async () => {
     const { stdout, writes } = await runScript();
-    const lines = stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { n: number });
-    expect(lines.map((line) => line.n)).toEqual(Array.from({ length: 302 }, (_, i) => i));
+    expect(readOrder(stdout)).toEqual(Array.from({ length: 302 }, (_, i) => i));
     expect(writes.every(([, whole]) => whole)).toBe(true);
     const long = writes.filter(([bytes]) => bytes > 4096);
     expect(long).toHaveLength(1);
@@ -47,5 +57,20 @@ describe('the default log destination, batching lines', () => {
     // Batched: far fewer writes than lines, each but the last few holding at least 3 KB.
     expect(writes.length).toBeLessThan(120);
     expect(writes.filter(([bytes]) => bytes >= 3072).length).toBeGreaterThan(writes.length / 2);
+  });
+});
+
+describe('the default log destination on a file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'logger-file-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes whole lines in batches of up to 64 KB, far fewer writes than on a pipe, every line in order', async () => {
+    const { stdout, writes } = await runScript(join(dir, 'gateway.log'));
+    expect(readOrder(stdout)).toEqual(Array.from({ length: 302 }, (_, i) => i));
+    expect(writes.every(([, whole]) => whole)).toBe(true);
+    expect(writes.every(([bytes]) => bytes <= 64 * 1024 + 1024)).toBe(true);
+    // About 150 KB of lines: a handful of writes where a pipe takes more than forty.
+    expect(writes.length).toBeLessThan(10);
+    expect(writes.some(([bytes]) => bytes > 30 * 1024)).toBe(true);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { statSync, truncateSync } from 'node:fs';
 import { readCpuSeconds } from '../processes.ts';
+import { MAX_WARMUP_ROUNDS, warmUntilSettled } from '../warm-up.ts';
 import { reportCheckFailure } from './checks.ts';
 import type { BenchContext, Measured, MetricSpec, Scenario, Side } from './types.ts';
 
@@ -86,7 +87,9 @@ export function defineLoadScenario(spec: LoadScenarioSpec): Scenario {
     rounds: spec.rounds,
     start: spec.start,
     async warmup(ctx, side) {
-      await measureLoad(ctx, side, spec.request(ctx, side), connections(ctx), atLeast(ctx.warmupS));
+      const round = async () => (await measureLoad(ctx, side, spec.request(ctx, side), connections(ctx), atLeast(ctx.warmupS))).cpuUsPerRequest;
+      // A quick run is a smoke test: one warm-up round; a measurement warms up until the cost per request settles.
+      await warmUntilSettled(round, ctx.quick ? 1 : MAX_WARMUP_ROUNDS);
     },
     async measure(ctx, side): Promise<Measured> {
       const result = await measureLoad(ctx, side, spec.request(ctx, side), connections(ctx), atLeast(ctx.roundS));

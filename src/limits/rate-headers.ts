@@ -16,11 +16,30 @@ const NAMES = {
   tokens: ['x-ratelimit-limit-tokens', 'x-ratelimit-remaining-tokens', 'x-ratelimit-reset-tokens'],
 } as const;
 
+/**
+ * The texts of recent limits and reset durations, which repeat request after request (a key's limits; the
+ * reset of a window the request was just counted in is the whole window): made once, not per request.
+ * Bounded: emptied when full.
+ */
+const MAX_TEXTS = 512;
+const limitTexts = new Map<number, string>();
+const resetTexts = new Map<number, string>();
+
+function readText(texts: Map<number, string>, value: number, format: (value: number) => string): string {
+  let text = texts.get(value);
+  if (text === undefined) {
+    if (texts.size >= MAX_TEXTS) texts.clear();
+    texts.set(value, (text = format(value)));
+  }
+  return text;
+}
+
 function addWindow(headers: Record<string, string>, unit: keyof typeof NAMES, state: WindowState): void {
   const [limit, remaining, reset] = NAMES[unit];
-  headers[limit] = String(state.limit);
+  headers[limit] = readText(limitTexts, state.limit, String);
   headers[remaining] = String(state.remaining);
-  headers[reset] = formatDuration(state.resetSeconds * 1000);
+  // Whole milliseconds, as formatDuration rounds them.
+  headers[reset] = readText(resetTexts, Math.max(0, Math.round(state.resetSeconds * 1000)), formatDuration);
 }
 
 /** A duration in the style of Go's `time.Duration` (which OpenAI uses): `20ms`, `1.5s`, `2m0s`, `1h0m0s`. */

@@ -16,6 +16,12 @@ describe('the spread check', () => {
     expect(checkSpread(rows, 5)).toEqual({ ok: true, lines: ['Spread: every judged row within ±10% between rounds.'] });
   });
 
+  it('never says rows without a target stayed within ±10% (a run where no row is judged checks none)', () => {
+    const rows = defineRows({ metrics: [info], baseLabel: 'gateway at main', subjectLabel: 'gateway', base: rounds(100, 300, 100, 100, 100), subject: rounds(5, 10, 8, 7, 7) });
+    const verdict = checkSpread(rows, 5);
+    expect(verdict.lines).toEqual(['Spread: no row of this run has a target, so none is checked (see the table\'s spreads).']);
+  });
+
   it('names each judged row that spreads more than ±10% and says how to narrow it', () => {
     const rows = defineRows({ metrics: [judged], baseLabel: 'floor', subjectLabel: 'gateway', base: rounds(100, 100, 100, 100, 100), subject: rounds(80, 90, 102, 90, 90) });
     const verdict = checkSpread(rows, 5);
