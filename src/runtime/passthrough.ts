@@ -4,6 +4,7 @@ import { isReadingFinishReasons } from './finish-reasons.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
 import type { PassthroughEndpoint, ProtocolAdapter } from '../protocols/types.ts';
 import { rewriteFormField } from './multipart-form.ts';
+import { formatRetryAfter } from '../routing/retry-after.ts';
 import { markFirstByte } from './respond.ts';
 import { readChunks } from './collect-chunks.ts';
 import { looksLikeJson } from './json-usage.ts';
@@ -14,8 +15,11 @@ import type { OpCall, OpHandler, RequestContext, VendorRequest, VendorResponse }
 
 type OutgoingBody = VendorRequest['body'];
 
-/** Response headers passed from vendor to client; everything else (vendor rate limits, cookies...) stays. */
-const RESPONSE_HEADERS = ['content-type', 'content-length', 'content-disposition', 'cache-control', 'retry-after'];
+/**
+ * Response headers passed from vendor to client as they are; `retry-after` is passed normalised
+ * (formatRetryAfter); everything else (vendor rate limits, cookies...) stays.
+ */
+const RESPONSE_HEADERS = ['content-type', 'content-length', 'content-disposition', 'cache-control'];
 
 const PARAM = /\{(\w+)\}/g;
 
@@ -76,6 +80,8 @@ function listResponseHeaders(ctx: RequestContext, response: VendorResponse, cont
     if (value !== undefined && (contentLength === undefined || name !== 'content-length')) list.push(name, value);
   }
   if (contentLength !== undefined) list.push('content-length', String(contentLength));
+  const retryAfter = formatRetryAfter(response.headers);
+  if (retryAfter !== undefined) list.push('retry-after', retryAfter);
   return list;
 }
 
