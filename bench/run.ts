@@ -37,7 +37,7 @@ import { HarnessError, runScenario } from './run-scenario.ts';
 import { HEADROOM_SCENARIOS, QUIET_SCENARIOS, SCENARIOS } from './scenarios/index.ts';
 import type { Scenario } from './scenarios/types.ts';
 import { setupBench } from './setup.ts';
-import { checkSpread } from './spread-check.ts';
+import { checkSpread, hasBaseline, hasTarget } from './spread-check.ts';
 
 const RESULTS_FILE = 'bench/RESULTS.md';
 const BASELINE_FILE = 'bench/BASELINE.md';
@@ -159,7 +159,8 @@ async function runBench(argv: string[]): Promise<number> {
   }
   const minutes = (Date.now() - started) / 60_000;
   const { passed, total } = summarizeVerdicts(rows);
-  const spread = checkSpread(rows, options.rounds);
+  // A --baseline run clears the targets' verdicts: the rows it judges are those compared with the baseline.
+  const spread = checkSpread(rows, options.rounds, options.baseline ? hasBaseline : hasTarget);
   const deployments = scenarios.some((s) => QUIET_SCENARIOS.includes(s)) ? [AS_DEPLOYED, QUIET] : [AS_DEPLOYED];
   console.log(`\n${formatTextTable(rows)}\n`);
   if (!options.baseline) console.log(
