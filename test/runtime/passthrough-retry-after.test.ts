@@ -11,14 +11,8 @@ beforeAll(async () => {
 afterAll(() => gw.close());
 beforeEach(() => gw.sims.openai.reset());
 
-const COMPLETION = {
-  id: 'chatcmpl-ra',
-  object: 'chat.completion',
-  created: 1,
-  model: 'gpt-4o-mini',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
-  usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-};
+/** The vendor's chat answer (its content does not matter here, only the header beside it). */
+const COMPLETION = { id: 'chatcmpl-ra', object: 'chat.completion', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] };
 const IN_AN_HOUR = () => new Date(Date.now() + 3_600_000).toUTCString();
 
 /** A passthrough chat call (OpenAI style to the OpenAI vendor) whose vendor answers `status` with this Retry-After. */
