@@ -38,7 +38,7 @@ import { HarnessError, runScenario } from './run-scenario.ts';
 import { HEADROOM_SCENARIOS, QUIET_SCENARIOS, SCENARIOS } from './scenarios/index.ts';
 import type { Scenario } from './scenarios/types.ts';
 import { setupBench } from './setup.ts';
-import { checkSpread, type SpreadVerdict } from './spread-check.ts';
+import { checkSpread, hasBaseline, hasTarget } from './spread-check.ts';
 
 const RESULTS_FILE = 'bench/RESULTS.md';
 const BASELINE_FILE = 'bench/BASELINE.md';
@@ -121,7 +121,6 @@ async function runBench(argv: string[]): Promise<number> {
   const { ctx, close } = await setupBench(options);
   if (!ctx.cpu.proxy) log('bench: processes are not pinned (no taskset, or no CPU 1)');
   const rows: ResultRow[] = [];
-  let spread: SpreadVerdict | undefined;
   const labels = { large: ctx.largeCount.toLocaleString('en-US'), streams: options.quick ? '200' : '1,000' };
   const headroomRows: ResultRow[] = [];
   let headroom: ReturnType<typeof judgeHeadroom> = { refused: false, lines: ['vendor headroom not checked (--skip-headroom): the ratios below are unverified.'] };
@@ -142,8 +141,6 @@ async function runBench(argv: string[]): Promise<number> {
       log(`${scenario.title}`);
       rows.push(...defineRows(await runScenario(ctx, scenario, log), labels));
     }
-    // The spread of the rows the issue judges, checked before a baseline run drops their verdicts.
-    spread = checkSpread(rows, options.rounds);
     // Against a baseline the issue's targets (ratios to the floor) do not apply: only the before/after verdict does.
     if (options.baseline) for (const row of rows) row.verdict = undefined;
   } finally {
@@ -151,7 +148,8 @@ async function runBench(argv: string[]): Promise<number> {
   }
   const minutes = (Date.now() - started) / 60_000;
   const { passed, total } = summarizeVerdicts(rows);
-  spread ??= checkSpread(rows, options.rounds);
+  // A --baseline run clears the targets' verdicts: the rows it judges are those compared with the baseline.
+  const spread = checkSpread(rows, options.rounds, options.baseline ? hasBaseline : hasTarget);
   const deployments = scenarios.some((s) => QUIET_SCENARIOS.includes(s)) ? [AS_DEPLOYED, QUIET] : [AS_DEPLOYED];
   console.log(`\n${formatTextTable(rows)}\n`);
   if (!options.baseline) console.log(

@@ -18,9 +18,14 @@ export interface SpreadVerdict {
 
 const pct = (value: number | undefined) => (value === undefined ? '—' : `±${Math.round(value * 100)}%`);
 
-/** Checks the judged rows' spreads and the number of rounds. */
-export function checkSpread(rows: ResultRow[], rounds: number): SpreadVerdict {
-  const judged = rows.filter((row) => row.verdict);
+/** A row judged against one of the issue's targets: the rows a run's spread is checked on by default. */
+export const hasTarget = (row: ResultRow): boolean => row.verdict !== undefined;
+/** A row compared with the baseline commit: the rows a `--baseline` run (whose targets do not apply) judges. */
+export const hasBaseline = (row: ResultRow): boolean => row.base !== undefined && row.base > 0;
+
+/** Checks the spreads of the rows `isJudged` picks and the number of rounds. */
+export function checkSpread(rows: ResultRow[], rounds: number, isJudged: (row: ResultRow) => boolean = hasTarget): SpreadVerdict {
+  const judged = rows.filter(isJudged);
   const wide = judged.filter((row) => (row.baseSpread ?? 0) > MAX_SPREAD || row.subjectSpread > MAX_SPREAD);
   const lines: string[] = [];
   if (rounds < MIN_ROUNDS) lines.push(`TOO FEW ROUNDS: ${rounds} round(s); the issue's method wants at least ${MIN_ROUNDS} interleaved rounds (--rounds ${MIN_ROUNDS}).`);
@@ -30,7 +35,7 @@ export function checkSpread(rows: ResultRow[], rounds: number): SpreadVerdict {
       `SPREAD TOO WIDE: ${wide.length} of ${judged.length} judged rows spread more than ±${MAX_SPREAD * 100}% between rounds: ${list}. ` +
         'The method wants at most ±10%: rerun with longer rounds (e.g. --duration 20) on a quieter machine.',
     );
-  } else if (judged.length === 0) lines.push('Spread: no row of this run has a target, so none is checked (see the table\'s spreads).');
-  else lines.push(`Spread: every judged row within ±${MAX_SPREAD * 100}% between rounds.`);
+  } else if (judged.length) lines.push(`Spread: every judged row within ±${MAX_SPREAD * 100}% between rounds.`);
+  else lines.push('Spread: no row of this run is judged, so none is checked.');
   return { ok: rounds >= MIN_ROUNDS && wide.length === 0, lines };
 }

@@ -59,7 +59,7 @@ export interface PassthroughEndpoint {
   /** Path relative to the vendor base URL; `{model}` is replaced by the upstream model name,
    *  other `{param}`s by the route's path parameters. */
   path: string;
-  /** Where the model name travels to the vendor: rewritten in the JSON body, in the path, or nowhere. */
+  /** Where the model name travels to the vendor: rewritten in the body (JSON, or an upload's form field), in the path, or nowhere. */
   model: 'body' | 'path' | 'none';
   /** The vendor charges nothing for this call (token counting): the request is charged zero tokens, not an estimate. */
   free?: true;

@@ -34,6 +34,17 @@ export function readRetryAfter(
   return parseRetryAfter(firstValue(headers['retry-after']), now);
 }
 
+/**
+ * The `Retry-After` a client gets for a vendor's headers: whole delay-seconds, rounded up, of the wait
+ * {@link readRetryAfter} reads (the rule the rendered errors follow); undefined when the vendor sent no
+ * `retry-after` or one that is not read (garbage is dropped, never relayed).
+ */
+export function formatRetryAfter(headers: Record<string, string | string[] | undefined>, now: number = Date.now()): string | undefined {
+  if (headers['retry-after'] === undefined) return undefined;
+  const waitMs = readRetryAfter(headers, now);
+  return waitMs === undefined ? undefined : String(Math.ceil(waitMs / 1000));
+}
+
 function clamp(ms: number): number {
   return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, ms));
 }

@@ -28,7 +28,8 @@ function toGatewayError(error: NodeJS.ErrnoException): GatewayError {
  * The server's `clientError` listener: answers what Node's HTTP parser rejects before any route is known
  * (400 malformed request, 408 timeout, 431 headers too large) with the gateway's JSON error body (OpenAI
  * shape) and an `x-request-id`, then closes the connection. A connection whose answer has begun, or that
- * the client reset, is just closed.
+ * the client reset, is just closed; one whose request arrived whole (the bytes after it failed) gets that
+ * request's own answer, then is closed.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   const response = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
@@ -37,6 +38,14 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
     return;
   }
   const ctx = response ? findContext(response) : undefined;
+  if (ctx?.req.complete) {
+    // The request in flight arrived whole: what failed to parse is what came after it (e.g. a DELETE's body
+    // sent with neither content-length nor chunked framing, which HTTP reads as the next request). The
+    // request is answered as its route does, then the connection closes without reading further.
+    ctx.headers.connection = 'close';
+    response!.shouldKeepAlive = false;
+    return;
+  }
   if (ctx) {
     // The request was under way (an upload cut part way): answered in its caller's style, with its id.
     ctx.headers.connection = 'close';

@@ -213,6 +213,15 @@ function fail(ctx: GatewayContext, error: unknown): GatewayError {
   return failure;
 }
 
+/** Hands a usage event to the sink from a close handler, where a throw would end the process. */
+function writeUsage(sink: UsageSink, event: UsageEvent): void {
+  try {
+    sink(event);
+  } catch (error) {
+    process.emitWarning(error as Error);
+  }
+}
+
 /** Answers a request no context could be made for: a 500 in the OpenAI shape. Never throws. */
 function failBare(res: ServerResponse, error: unknown): void {
   try {
@@ -292,8 +301,13 @@ export function createRequestHandler(
         failure = fail(ctx, error);
       });
     } catch (error) {
-      if (!watched) res.on('close', end);
       failure = fail(ctx, error);
+      if (!watched) {
+        res.on('close', end);
+        // The auxiliary fallback threw: no routed close handler writes this answer's usage event.
+        const thrown = failure;
+        if (sink) res.once('close', () => writeUsage(sink, createUsageEvent(ctx, thrown.status, performance.now() - ctx.startedAt, thrown)));
+      }
     }
   };
 }

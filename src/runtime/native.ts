@@ -1,6 +1,7 @@
 import type { NativeEntry } from '../config/types.ts';
 import { GatewayError } from '../errors.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
+import { formatRetryAfter } from '../routing/retry-after.ts';
 import { readChunks, type Collected } from './collect-chunks.ts';
 import { authorizeNative, signNativeTaskId } from './native-access.ts';
 import { sendBytes } from './respond.ts';
@@ -65,7 +66,7 @@ function relayAnswer(ctx: RequestContext, entry: NativeEntry, vendor: RuntimeVen
   const type = response.headers['content-type'];
   if (typeof type === 'string') headers['content-type'] = type;
   for (const name of entry.responseHeaders) {
-    const value = response.headers[name];
+    const value = name === 'retry-after' ? formatRetryAfter(response.headers) : response.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
   let body: Buffer | string = bytes;

@@ -3,6 +3,8 @@ import { renderStreamError } from '../protocols/render-error.ts';
 import { isReadingFinishReasons } from './finish-reasons.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
 import type { PassthroughEndpoint, ProtocolAdapter } from '../protocols/types.ts';
+import { rewriteFormField } from './multipart-form.ts';
+import { formatRetryAfter } from '../routing/retry-after.ts';
 import { markFirstByte } from './respond.ts';
 import { readChunks } from './collect-chunks.ts';
 import { looksLikeJson } from './json-usage.ts';
@@ -10,10 +12,15 @@ import { StreamTap } from './stream-tap.ts';
 import { toVendorFailure } from './vendor-call.ts';
 import { readErrorBody, toVendorError } from './vendor-error.ts';
 import type { PassthroughBody } from './request-body.ts';
-import type { OpCall, OpHandler, RequestContext, VendorResponse } from './types.ts';
+import type { OpCall, OpHandler, RequestContext, VendorRequest, VendorResponse } from './types.ts';
 
-/** Response headers passed from vendor to client; everything else (vendor rate limits, cookies...) stays. */
-const RESPONSE_HEADERS = ['content-type', 'content-length', 'content-disposition', 'cache-control', 'retry-after'];
+type OutgoingBody = VendorRequest['body'];
+
+/**
+ * Response headers passed from vendor to client as they are; `retry-after` is passed normalised
+ * (formatRetryAfter); everything else (vendor rate limits, cookies...) stays.
+ */
+const RESPONSE_HEADERS = ['content-type', 'content-length', 'content-disposition', 'cache-control'];
 
 const PARAM = /\{(\w+)\}/g;
 
@@ -38,9 +45,17 @@ function pickHeaders(ctx: RequestContext, adapter: ProtocolAdapter): Record<stri
   return picked;
 }
 
-/** The body sent to the vendor: the client's bytes unless the model name or a usage request changes it. */
-function buildBody(endpoint: PassthroughEndpoint, call: OpCall<PassthroughBody | undefined>, adapter: ProtocolAdapter) {
-  if (call.upload) return { body: call.upload, stripUsage: false };
+/**
+ * The body sent to the vendor: the client's bytes unless the model name or a usage request changes it.
+ * An upload streams through unchanged when the vendor knows the model by the client's name, else it is
+ * re-encoded with the vendor's name in its model field (`contentType`: the new form's boundary).
+ */
+async function buildBody(endpoint: PassthroughEndpoint, call: OpCall<PassthroughBody | undefined>, adapter: ProtocolAdapter): Promise<{ body: OutgoingBody; stripUsage: boolean; contentType?: string }> {
+  if (call.upload) {
+    if (endpoint.model !== 'body' || call.model.id === call.target.upstream) return { body: call.upload, stripUsage: false };
+    const form = await rewriteFormField(call.upload, call.ctx.req.headers['content-type']!, call.ctx.route.model.name, call.target.upstream);
+    return { body: form.body, stripUsage: false, contentType: form.contentType };
+  }
   if (!call.raw) return { body: undefined, stripUsage: false };
   const withUsage = adapter.askForStreamUsage?.(call.ctx.route.op, call.body, call.raw);
   if (endpoint.model !== 'body' || call.body?.model === call.target.upstream) {
@@ -66,6 +81,8 @@ function listResponseHeaders(ctx: RequestContext, response: VendorResponse, cont
     if (value !== undefined && (contentLength === undefined || name !== 'content-length')) list.push(name, value);
   }
   if (contentLength !== undefined) list.push('content-length', String(contentLength));
+  const retryAfter = formatRetryAfter(response.headers);
+  if (retryAfter !== undefined) list.push('retry-after', retryAfter);
   return list;
 }
 
@@ -206,7 +223,8 @@ export function createPassthrough(endpoint: PassthroughEndpoint): OpHandler<Pass
   return async (call) => {
     const adapter = getProtocolAdapter(call.vendor.config.protocol);
     const headers = pickHeaders(call.ctx, adapter);
-    const { body, stripUsage } = buildBody(endpoint, call, adapter);
+    const { body, stripUsage, contentType } = await buildBody(endpoint, call, adapter);
+    if (contentType) headers['content-type'] = contentType;
     if (typeof body === 'string' || Buffer.isBuffer(body)) headers['content-length'] = String(Buffer.byteLength(body));
     const response = await call.callVendor({ method: endpoint.method, path: buildPath(endpoint, call), headers, body });
     if (response.status >= 400) {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { CompiledConfig, KeyEntry } from '../config/types.ts';
 
 /** sha256 digest of a key, as stored and compared. */
@@ -13,18 +13,20 @@ export function readKeyDigest(key: KeyEntry, env: NodeJS.ProcessEnv): Buffer | u
   return value ? digestKey(value) : undefined;
 }
 
+/** A random task secret made once in this process, for a gateway that could keep none (see readTaskSecret). */
+let processTaskSecret: string | undefined;
+
 /**
- * The secret that signs video task ids: the env var `server.task_secret` names (GATEWAY_TASK_SECRET by
- * default), else the one `kept` in `server.store` (keep-task-secret.ts), else one derived from the digests
- * of the usable client keys (a gateway built without a store: fixed by its first config, see create-gateway.ts).
+ * The secret that signs task ids: the env var `server.task_secret` names (GATEWAY_TASK_SECRET by
+ * default), else the one `kept` in `server.store` (keep-task-secret.ts), else a random one made once in
+ * this process. Never one derived from the config: anyone reading gateway.yaml could forge task ids with
+ * it. The random one's ids stop resolving after a restart and are not known to other workers (the CLI warns).
  */
-export function readTaskSecret(config: CompiledConfig, env: NodeJS.ProcessEnv, digests?: Buffer[], kept?: string): string {
+export function readTaskSecret(config: CompiledConfig, env: NodeJS.ProcessEnv, kept?: string): string {
   // Empty is unset, as for every other secret: an empty HMAC key would let anyone sign task ids.
   const explicit = env[config.server.taskSecret.env];
   if (explicit) return explicit;
-  if (kept !== undefined) return kept;
-  const known = digests ?? config.keys.map((key) => readKeyDigest(key, env)).filter((d): d is Buffer => d !== undefined);
-  return digestKey(`tasks:${known.map((d) => d.toString('hex')).join()}`).toString('hex');
+  return kept ?? (processTaskSecret ??= randomBytes(32).toString('base64url'));
 }
 
 /** The password of a `redis://` URL as written and decoded (none when it has none). */

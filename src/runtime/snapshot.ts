@@ -92,7 +92,7 @@ function createKey(key: KeyEntry, env: NodeJS.ProcessEnv): RuntimeKey | undefine
  */
 export function createSnapshot(config: CompiledConfig, env: NodeJS.ProcessEnv = process.env, previous?: Snapshot, keptTaskSecret?: string): Snapshot {
   const keys = config.keys.map((k) => createKey(k, env)).filter((k): k is RuntimeKey => k !== undefined);
-  const taskSecret = readTaskSecret(config, env, keys.map((k) => k.digest), keptTaskSecret);
+  const taskSecret = readTaskSecret(config, env, keptTaskSecret);
   const redactor = createRedactor(listSecrets(config, env, taskSecret));
   const vendors = new Map(
     Object.values(config.vendors).map((v) => [v.name, createVendor(v, env, redactor, previous?.vendors.get(v.name))]),

@@ -1,4 +1,4 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
@@ -11,13 +11,20 @@ runAlone();
 
 /** `gateway start` without GATEWAY_TASK_SECRET, the memory store: the task secret is kept beside the config. */
 let written: WrittenConfig;
+let unkeepable: WrittenConfig;
 beforeAll(async () => {
   written = await writeGatewayConfig(() => undefined);
+  unkeepable = await writeGatewayConfig(() => undefined);
+  // The secret's file cannot be read or written (a folder in its place): the secret cannot be kept.
+  await mkdir(join(dirname(unkeepable.file), TASK_SECRET_FILE));
 });
-afterAll(() => written.remove());
+afterAll(async () => {
+  await written.remove();
+  await unkeepable.remove();
+});
 
 const KEY = 'sk-gateway-simulator';
-const start = () => startCliGateway(written.file, { GATEWAY_TASK_SECRET: '', EXTRA_KEY: 'sk-extra-client-key-value' }, ['--simulate'], undefined, 60_000);
+const start = (file = written.file) => startCliGateway(file, { GATEWAY_TASK_SECRET: '', EXTRA_KEY: 'sk-extra-client-key-value' }, ['--simulate'], undefined, 60_000);
 const createVideo = async (url: string) => {
   const answer = await fetch(`${url}/v1/videos`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'sora-2', prompt: 'a lighthouse' }) });
   return ((await answer.json()) as { id: string }).id;
@@ -44,6 +51,27 @@ describe('a video task id across a restart with other keys', () => {
       expect(await createVideo(second.url)).toBe(id);
       expect(await lookUp(second.url, id)).toMatchObject({ status: 200, json: { id, model: 'sora-2' } });
       expect(second.output()).not.toContain(await readFile(file, 'utf8'));
+    } finally {
+      await second.stop();
+    }
+  }, 180_000);
+});
+
+describe('a gateway that cannot keep its task secret', () => {
+  it('warns at start, signs with a random secret of its own, and its ids answer 404 after a restart', async () => {
+    const first = await start(unkeepable.file);
+    let id: string;
+    try {
+      expect(first.output()).toMatch(/task secret could not be kept[^\n]*random secret of this process[^\n]*404 after a restart/);
+      id = await createVideo(first.url);
+      expect(await lookUp(first.url, id)).toMatchObject({ status: 200, json: { id } });
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
+    const second = await start(unkeepable.file);
+    try {
+      expect(await createVideo(second.url)).not.toBe(id);
+      expect(await lookUp(second.url, id)).toMatchObject({ status: 404, json: { error: { code: 'task_not_found' } } });
     } finally {
       await second.stop();
     }

@@ -107,6 +107,7 @@ describe('vendor-native entries pass headers and query parameters through allowl
     expect(sent.headers['x-echo-mode']).toBe('fast');
     for (const stripped of ['authorization', 'x-other', 'cookie']) expect(sent.headers[stripped]).toBeUndefined();
     expect(answer.headers['x-vendor-trace']).toBe('trace-1');
+    expect(answer.headers['retry-after']).toBe('2');
     expect(answer.headers['x-vendor-internal']).toBeUndefined();
     expect(answer.headers['set-cookie']).toBeUndefined();
     expect(answer.headers['x-ratelimit-remaining-requests']).not.toBe('7');

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import busboy from 'busboy';
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CompiledConfig } from '../../src/config/types.ts';
 import { SIMULATOR_KEYS } from '../../src/protocols/simulators.ts';
+import { readVendorForm } from '../helpers/read-vendor-form.ts';
 import { startTestGateway, type TestGateway } from '../helpers/start-gateway.ts';
 
 const OTHER_KEY = 'sk-other-video-team';
@@ -30,22 +30,9 @@ afterAll(() => gw.close());
 beforeEach(() => gw.sims.openai.reset());
 
 /** The form the simulated vendor received last, parsed independently of the gateway's code. */
-function readVendorForm() {
+async function readLastForm() {
   const request = gw.sims.openai.received.at(-1)!;
-  const fields: [string, string][] = [];
-  const files: { field: string; filename: string; mimeType: string; data: Buffer }[] = [];
-  return new Promise<{ request: typeof request; fields: [string, string][]; files: typeof files }>((resolve, reject) => {
-    const parser = busboy({ headers: { 'content-type': String(request.headers['content-type']) } });
-    parser.on('field', (name, value) => fields.push([name, value]));
-    parser.on('file', (field, stream, info) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => files.push({ field, filename: info.filename ?? '', mimeType: info.mimeType, data: Buffer.concat(chunks) }));
-    });
-    parser.on('close', () => resolve({ request, fields, files }));
-    parser.on('error', reject);
-    parser.end(request.body);
-  });
+  return { request, ...(await readVendorForm(request)) };
 }
 
 describe('the official OpenAI SDK uses /v1/videos unchanged', () => {
@@ -54,7 +41,7 @@ describe('the official OpenAI SDK uses /v1/videos unchanged', () => {
     expect(created.id).toMatch(/^task_/);
     expect(created.model).toBe(ALIAS);
     expect(created.prompt).toBe('a cat on a boat');
-    const { request, fields, files } = await readVendorForm();
+    const { request, fields, files } = await readLastForm();
     expect(request.method).toBe('POST');
     expect(request.url).toBe('/v1/videos');
     expect(String(request.headers['content-type'])).toMatch(/^multipart\/form-data; boundary=/);
@@ -86,7 +73,7 @@ describe('the official OpenAI SDK uses /v1/videos unchanged', () => {
       input_reference: await toFile(image, 'first frame.png', { type: 'image/png' }),
     });
     expect(created.model).toBe('sora-2');
-    const { fields, files } = await readVendorForm();
+    const { fields, files } = await readLastForm();
     expect(fields).toEqual([['model', 'sora-2'], ['prompt', 'animate this']]);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatchObject({ field: 'input_reference', filename: 'first frame.png', mimeType: 'image/png' });

@@ -84,9 +84,10 @@ const describeCalls = (calls: VendorCall[]) =>
   calls.map((c) => `${c.vendor} ${c.method} ${c.url.slice(0, 80)} -> ${c.status ?? 'none'}${c.complete ? '' : ' (incomplete)'}`).join('; ');
 
 /**
- * What the vendor calls of a case say about its answer: a 4xx the gateway decided reached no vendor, a
- * request the gateway must refuse reached none, and a 5xx is never the answer to a client mistake (no 500
- * `internal_error`; a 502/503/504 only when some vendor failed or is hostile).
+ * What the vendor calls of a case say about its answer: a 4xx the gateway decided follows no vendor call
+ * unless a vendor refused (a 4xx status, or an exception inside its 2xx stream), a request the gateway must
+ * refuse reached none, and a 5xx is never the answer to a client mistake (no 500 `internal_error`; a
+ * 502/503/504 only when some vendor failed or is hostile).
  */
 export function checkVendorCalls(status: number | undefined, calls: VendorCall[], event: UsageEvent | undefined, expect: Expectation): string[] {
   const problems: string[] = [];
@@ -96,7 +97,8 @@ export function checkVendorCalls(status: number | undefined, calls: VendorCall[]
     if (status !== undefined && (status < 400 || (status >= 500 && status !== 501))) problems.push(`${expect.rejectBeforeVendor}, yet it was answered ${status}`);
   }
   if (status === undefined) return problems;
-  const vendorSaid4xx = calls.some((c) => c.status !== undefined && c.status >= 400 && c.status < 500);
+  // A vendor refuses with a 4xx status, or, in a 2xx stream, with an in-stream exception (Bedrock's).
+  const vendorSaid4xx = calls.some((c) => (c.status !== undefined && c.status >= 400 && c.status < 500) || c.streamError === true);
   // A multipart upload is streamed on once its model field is read: cut after that, the vendor call has begun
   // and is abandoned before the vendor answers, and the 400 for the cut body is still the gateway's to give.
   const abandonedUpload = expect.truncated === true && calls.every((c) => c.status === undefined);

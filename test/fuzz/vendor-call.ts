@@ -8,6 +8,11 @@ export interface VendorCall {
   headers: Record<string, string | string[] | undefined>;
   /** The status the vendor answered; undefined while it has not (or never did: a hang, a reset). */
   status?: number;
+  /**
+   * The vendor's 2xx answer carried an error of its own inside the stream (Bedrock's exception or error
+   * message): a 4xx the gateway answers with is then the vendor's decision, as after a 4xx status.
+   */
+  streamError?: boolean;
   /** The vendor's answer went out whole (false while pending, and for cuts and hangs). */
   complete: boolean;
   /** The exchange is over (answered whole, cut, or abandoned by the gateway). */

@@ -28,6 +28,16 @@ export function quoteBedrockCredentials(req: IncomingMessage): string {
   return `credentials ${authorization ?? ''} token=${token ?? ''} at ${req.url}`;
 }
 
+/**
+ * Whether a 2xx event stream holds an exception or error message: only those carry the `:exception-type`
+ * or `:error-code` header (a message's header names are written as they are, so the bytes show them).
+ */
+function holdsStreamError(answer: ScriptedAnswer): boolean {
+  if (answer.status >= 300) return false;
+  const bytes = Buffer.concat(answer.pieces.map((piece) => Buffer.from(piece))).toString('latin1');
+  return bytes.includes(':exception-type') || bytes.includes(':error-code');
+}
+
 function fill(piece: Buffer | string, credentials: string): Buffer {
   return typeof piece === 'string' ? Buffer.from(piece.replaceAll('{credentials}', credentials)) : piece;
 }
@@ -48,6 +58,7 @@ export async function startScriptedBedrockVendor(name: string, calls: VendorCall
     req.resume().on('end', async () => {
       const credentials = quoteBedrockCredentials(req);
       call.status = current.status;
+      if (holdsStreamError(current)) call.streamError = true;
       res.writeHead(current.status, current.headers);
       for (const piece of current.pieces) {
         res.write(fill(piece, credentials));

@@ -56,7 +56,7 @@ const ECHO_ROUTES: RouteEntry[] = [
     op: 'native',
     model: { from: 'none', name: '' },
     body: 'none',
-    native: { name: 'echo-items', vendor: 'echo', path: '/items/{item_id}', requestHeaders: ['x-echo-mode'], responseHeaders: ['x-vendor-trace'], query: ['page'] },
+    native: { name: 'echo-items', vendor: 'echo', path: '/items/{item_id}', requestHeaders: ['x-echo-mode'], responseHeaders: ['x-vendor-trace', 'retry-after'], query: ['page'] },
   },
   {
     method: 'POST',
@@ -80,7 +80,8 @@ const ECHO_ROUTES: RouteEntry[] = [
 
 /**
  * A vendor on 127.0.0.1 that checks its credential (`x-echo-key`), records every request and answers
- * JSON naming the path it was called on, with headers a gateway must not pass on (a cookie, rate limits).
+ * JSON naming the path it was called on, with headers a gateway must not pass on (a cookie, rate limits)
+ * and a fractional Retry-After.
  */
 async function startEchoVendor(received: EchoRequest[]): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
@@ -95,6 +96,8 @@ async function startEchoVendor(received: EchoRequest[]): Promise<{ url: string; 
       res.writeHead(ok ? 200 : 401, {
         'content-type': 'application/json',
         'x-vendor-trace': 'trace-1',
+        // Fractional seconds (allowlisted on echo-items): the client gets whole seconds, as on every path.
+        'retry-after': '1.5',
         'x-vendor-internal': 'internal-1',
         'set-cookie': 'vendor-session=1',
         'x-ratelimit-remaining-requests': '7',

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compileConfigFile } from '../../src/config/index.ts';
 import type { CompiledConfig, KeyEntry } from '../../src/config/types.ts';
 import { NO_SECRETS } from '../../src/runtime/redact.ts';
-import { listSecrets, readKeyDigest, readTaskSecret } from '../../src/runtime/secrets.ts';
+import { listSecrets, readKeyDigest } from '../../src/runtime/secrets.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const key = (name: string, secret: KeyEntry['secret']): KeyEntry => ({ name, secret, models: ['*'], limits: {}, strict: false });
@@ -24,24 +24,6 @@ describe('client key digests', () => {
     expect(readKeyDigest(key('h', { sha256: hex }), {})!.toString('hex')).toBe(hex);
     expect(readKeyDigest(key('e', { env: 'K' }), { K: 'some-client-key' })!.toString('hex')).toBe(hex);
     expect(readKeyDigest(key('e', { env: 'K' }), {})).toBeUndefined();
-  });
-});
-
-describe('the derived task secret', () => {
-  it('is the sha256 of "tasks:" and the hex digests of the usable keys, comma-joined, in config order', async () => {
-    const hashed = sha256('hashed-key-value');
-    const config = await loadConfig((c) => ({
-      ...c,
-      keys: [key('a', { env: 'KEY_A' }), key('unset', { env: 'KEY_UNSET' }), key('b', { sha256: hashed })],
-    }));
-    const expected = sha256(`tasks:${sha256('key-a-value')},${hashed}`);
-    expect(readTaskSecret(config, { KEY_A: 'key-a-value' })).toBe(expected);
-  });
-
-  it('uses the digests it is given instead of reading the keys again', async () => {
-    const config = await loadConfig((c) => c);
-    const digest = createHash('sha256').update('x').digest();
-    expect(readTaskSecret(config, {}, [digest])).toBe(sha256(`tasks:${digest.toString('hex')}`));
   });
 });
 

@@ -30,13 +30,13 @@ describe('the secrets the gateway holds', () => {
     );
   });
 
-  it('lists the derived task secret when none is set, the one the snapshot signs task ids with', async () => {
+  it("lists the process's random task secret when none is set or kept, the one the snapshot signs task ids with", async () => {
     const config = await loadConfig();
     const env = { GATEWAY_API_KEY: 'sk-client-value' };
-    const derived = readTaskSecret(config, env);
-    expect(derived).toMatch(/^[0-9a-f]{64}$/);
-    expect(createSnapshot(config, env).taskSecret).toBe(derived);
-    expect(listSecrets(config, env)).toEqual([derived, 'sk-client-value']);
+    const random = readTaskSecret(config, env);
+    expect(random).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(createSnapshot(config, env).taskSecret).toBe(random);
+    expect(listSecrets(config, env)).toEqual([random, 'sk-client-value']);
   });
 
   it('lists nothing unset and no password of a Redis URL without one', async () => {

@@ -3,10 +3,7 @@ import { createEmptyOverrides } from './merge-overrides.ts';
 
 const isRecord = (value: unknown): value is Record<string, any> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/**
- * gateway.yaml's limits: rpm, tpm and concurrency, each a whole number >= 0 (nothing else); null is read as
- * written, since consoles that let an infinite number by stored it so.
- */
+/** gateway.yaml's limits: rpm, tpm and concurrency, each a whole number >= 0 (nothing else), or null (see readNullLimits). */
 function isLimits(value: unknown): boolean {
   return isRecord(value) && Object.entries(value).every(([name, n]) => ['rpm', 'tpm', 'concurrency'].includes(name) && (n === null || (Number.isInteger(n) && n >= 0)));
 }
@@ -46,5 +43,18 @@ export function readOverrides(text: string | undefined): Overrides {
   }
   const bad = Object.keys(value.keys).find((name) => !isKeyOverride(value.keys[name])) ?? (value.issued.every(isIssuedKey) ? undefined : 'an issued key');
   if (bad !== undefined) throw new Error(`the stored console overrides hold ${bad === 'an issued key' ? bad : `key "${bad}"`} that gateway.yaml could not`);
-  return { keys: value.keys, issued: value.issued } as Overrides;
+  const keys = Object.fromEntries(Object.entries(value.keys).map(([name, override]) => [name, readNullLimits(override as KeyOverride)]));
+  return { keys, issued: (value.issued as IssuedKey[]).map(readNullLimits) };
+}
+
+/**
+ * An entry with its null limits read as 0. Consoles that let an infinite number by (`rpm: 1e400` reads as
+ * Infinity, stored as null) meant no limit, which gateway.yaml writes 0; so read, the gateway serves it,
+ * the console shows it and `gateway diff --overrides` prints it alike (absent would fall back to
+ * `server.limits` instead).
+ */
+function readNullLimits<T extends KeyOverride | IssuedKey>(entry: T): T {
+  const limits = entry.limits as Record<string, number | null> | undefined;
+  if (!limits || !Object.values(limits).includes(null)) return entry;
+  return { ...entry, limits: Object.fromEntries(Object.entries(limits).map(([name, n]) => [name, n ?? 0])) };
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CompiledConfig, KeyEntry } from '../../../src/config/types.ts';
+import { applyOverridesToYaml } from '../../../src/console/overrides/apply-overrides-to-yaml.ts';
 import { mergeOverrides } from '../../../src/console/overrides/merge-overrides.ts';
 import { readOverrides } from '../../../src/console/overrides/read-overrides.ts';
 
@@ -12,7 +13,7 @@ function findKeyProblem(key: KeyEntry): string | undefined {
   if (typeof key.name !== 'string' || !key.name) return 'name';
   if (!Array.isArray(key.models) || !key.models.every((m) => typeof m === 'string')) return 'models';
   if ('sha256' in key.secret && !/^[0-9a-f]{64}$/.test(key.secret.sha256)) return 'sha256';
-  for (const value of Object.values(key.limits)) if (value !== null && (!Number.isInteger(value) || (value as number) < 0)) return 'limits';
+  for (const value of Object.values(key.limits)) if (!Number.isInteger(value) || (value as number) < 0) return 'limits';
   if (key.budget && !(key.budget.usd > 0 && key.budget.usd <= 1e6 && ['day', 'month'].includes(key.budget.period))) return 'budget';
   return undefined;
 }
@@ -55,5 +56,15 @@ describe('reading the stored console overrides (file or Redis value, at start an
   it('keeps what was written by the console itself', () => {
     const text = JSON.stringify({ keys: { team: { limits: { rpm: 1 }, budget: null }, other: { disabled: true } }, issued: [{ name: 'new-key', sha256: DIGEST, models: ['gpt-*'], limits: {}, budget: { usd: 5, period: 'day' } }] });
     expect(readOverrides(text)).toEqual(JSON.parse(text));
+  });
+
+  it('reads a null limit (stored by consoles that let Infinity by) as 0, no limit, alike for the gateway, the console and gateway diff', () => {
+    const text = JSON.stringify({ keys: { team: { limits: { rpm: null, tpm: 5 } } }, issued: [{ name: 'new-key', sha256: DIGEST, models: ['*'], limits: { concurrency: null } }] });
+    const overrides = readOverrides(text);
+    expect(overrides).toEqual({ keys: { team: { limits: { rpm: 0, tpm: 5 } } }, issued: [{ name: 'new-key', sha256: DIGEST, models: ['*'], limits: { concurrency: 0 } }] });
+    const served = mergeOverrides(BASE, overrides).keys;
+    expect(served.map((key) => [key.name, key.limits])).toEqual([['team', { rpm: 0, tpm: 5 }], ['new-key', { concurrency: 0 }]]);
+    const yaml = applyOverridesToYaml({ keys: [{ name: 'team', key: 'env:TEAM_KEY', models: ['*'], limits: { rpm: 10 } }] }, overrides) as { keys: { limits?: unknown }[] };
+    expect(yaml.keys.map((key) => key.limits)).toEqual([{ rpm: 0, tpm: 5 }, { concurrency: 0 }]);
   });
 });
