@@ -5,7 +5,12 @@
  * caller parses the event in full.
  */
 
+import type { StreamEvent } from './canonical.ts';
+
 const QUOTE = 0x22;
+
+/** What a stream event that carries nothing decodes to (shared: callers only read it). */
+export const NO_EVENTS: readonly StreamEvent[] = Object.freeze([]);
 const BACKSLASH = '\\';
 
 /**

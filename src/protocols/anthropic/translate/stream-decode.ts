@@ -3,7 +3,7 @@ import type { SseEvent } from '../../../sse/parse.ts';
 import type { StreamEvent } from '../../../translate/canonical.ts';
 import type { StreamDecoder } from '../../../translate/adapter.ts';
 import { isRecord, parseStreamEvent } from '../../../translate/helpers.ts';
-import { hasTextAt, readJsonString, skipDigits } from '../../../translate/stream-text.ts';
+import { hasTextAt, NO_EVENTS, readJsonString, skipDigits } from '../../../translate/stream-text.ts';
 import { decodeAnthropicError, readAnthropicStop, readAnthropicUsage } from './response.ts';
 
 /**
@@ -68,9 +68,6 @@ export function createAnthropicStreamDecoder(): StreamDecoder {
   };
   return decoder;
 }
-
-/** What an event that carries nothing decodes to (shared: callers only read it). */
-const NO_EVENTS: readonly StreamEvent[] = Object.freeze([]);
 
 const TEXT_START_HEAD = '{"type":"content_block_start","index":';
 const TEXT_START_TAIL = ',"content_block":{"type":"text","text":""}}';
