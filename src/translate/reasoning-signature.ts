@@ -83,6 +83,8 @@ function digestOrigin(target: string): string {
  * style is the target's protocol, so a signature of unknown origin is kept.
  */
 export function stripForeignReasoning(request: CanonicalRequest, origin: string, native: boolean): CanonicalRequest {
+  // Signatures ride only on assistant turns: a request without one (every first turn) is not copied.
+  if (!request.messages.some((message) => message.role === 'assistant')) return request;
   const own = (from: string | undefined): boolean => (from === undefined ? native : from === origin);
   let changed = false;
   const messages = request.messages.map((message) => {
