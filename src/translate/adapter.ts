@@ -64,7 +64,7 @@ export interface ResponseMeta {
 
 /** Turns a vendor's SSE events into canonical stream events (one instance per stream). */
 export interface StreamDecoder {
-  decode(event: SseEvent): StreamEvent[];
+  decode(event: SseEvent): readonly StreamEvent[];
   /** True once the vendor signalled a complete answer (a stream that ends before this was cut). */
   readonly done: boolean;
 }

@@ -60,13 +60,17 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
     if (response.status < 200 || response.status >= 300) throw await readVendorError(call.vendor, response);
     const model = ctx.modelId ?? call.model.id;
     const makeMeta = prepared
-      ? (id: string | undefined) => ({ ...createMeta(id, model), origin, ...prepared.meta })
-      : (id: string | undefined) => ({ ...createMeta(id, model), origin });
+      ? (id: string | undefined) => ({ ...createMeta(id, model, origin), ...prepared.meta })
+      : (id: string | undefined) => createMeta(id, model, origin);
     if (!request.stream) return answerWhole(ctx, client, vendor, request, response, headers, makeMeta, prepared?.keep);
     const estimateInputTokens = () => estimateRequestTokens(request);
     return answerStream({
       ctx, style, client, vendor, request, response, model, headers, runtimeVendor: call.vendor,
-      createMeta: (id) => ({ ...makeMeta(id), estimateInputTokens }),
+      createMeta: (id) => {
+        const meta = makeMeta(id);
+        meta.estimateInputTokens = estimateInputTokens;
+        return meta;
+      },
       recordUsage: (usage) => recordUsage(ctx, usage),
       keep: prepared?.keep,
     });
@@ -88,8 +92,9 @@ function recordUsage(ctx: RequestContext, usage: CanonicalUsage): void {
   }
 }
 
-function createMeta(id: string | undefined, model: string): ResponseMeta {
-  return { id: id || createIdSuffix(), model, created: Math.floor(Date.now() / 1000) };
+/** The answer's identity; one literal (not spread copies of one): it is made on every request. */
+function createMeta(id: string | undefined, model: string, origin: string): ResponseMeta {
+  return { id: id || createIdSuffix(), model, created: Math.floor(Date.now() / 1000), origin };
 }
 
 async function answerWhole(

@@ -61,12 +61,17 @@ export function answerStream(job: StreamJob): Promise<void> {
     for (const event of decoder.decode(sse)) encode(event);
   };
   const parser = job.vendor.createStreamParser ? job.vendor.createStreamParser(onEvent) : createSseParser(onEvent);
-  const flush = (): void => {
-    if (!out) return;
-    if (!res.headersSent) startStream(ctx, 200, { ...SSE_HEADERS, ...job.headers });
-    ctx.streamedBytes += out.length;
-    writeStream(ctx, out);
+  // `last`: the pending piece leaves with the end of the response (one write, not a write and an end; a
+  // short answer arrives in one vendor read, so this is often the whole stream).
+  const flush = (last = false): void => {
+    const piece = out;
     out = '';
+    if (piece) {
+      if (!res.headersSent) startStream(ctx, 200, { ...SSE_HEADERS, ...job.headers });
+      ctx.streamedBytes += piece.length;
+    }
+    if (last) endStream(ctx, piece || undefined);
+    else if (piece) writeStream(ctx, piece);
   };
   // The reads of one tick (a vendor's network read often holds many small chunks, an event each) are
   // parsed together and leave in one write: each parse call and each write of a chunked response has a
@@ -132,8 +137,7 @@ export function answerStream(job: StreamJob): Promise<void> {
           if (settled) return;
         }
         out += encoder.end();
-        flush();
-        endStream(ctx);
+        flush(true);
         settle();
       } catch (error) {
         settle(error);

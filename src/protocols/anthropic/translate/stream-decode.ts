@@ -3,6 +3,7 @@ import type { SseEvent } from '../../../sse/parse.ts';
 import type { StreamEvent } from '../../../translate/canonical.ts';
 import type { StreamDecoder } from '../../../translate/adapter.ts';
 import { isRecord, parseStreamEvent } from '../../../translate/helpers.ts';
+import { hasTextAt, NO_EVENTS, readJsonString, skipDigits } from '../../../translate/stream-text.ts';
 import { decodeAnthropicError, readAnthropicStop, readAnthropicUsage } from './response.ts';
 
 /**
@@ -16,17 +17,21 @@ export function createAnthropicStreamDecoder(): StreamDecoder {
   // A plain property, not a getter: a decoder is made per stream, and an accessor literal costs more.
   const decoder = {
     done: false,
-    decode(event: SseEvent): StreamEvent[] {
+    decode(event: SseEvent): readonly StreamEvent[] {
       // Pings and block ends carry nothing the canonical stream needs, nor does the end of the message
-      // beyond being there, nor the usual empty text block start: none of them is parsed.
-      if (event.event === 'ping' || event.event === 'content_block_stop') return [];
-      if (event.event === 'message_stop') {
-        decoder.done = true;
-        return [];
+      // beyond being there, nor the usual empty text block start: none of them is parsed. Plain text
+      // deltas are read in place. (The event name picks the check: each check of the data costs.)
+      const name = event.event;
+      if (name === 'content_block_delta' || name === undefined) {
+        const text = readTextDelta(event.data);
+        if (text !== undefined) return text ? [{ type: 'text', text }] : NO_EVENTS;
       }
-      if (isEmptyTextStart(event.data)) return [];
-      const text = readTextDelta(event.data);
-      if (text !== undefined) return text ? [{ type: 'text', text }] : [];
+      if (name === 'ping' || name === 'content_block_stop') return NO_EVENTS;
+      if (name === 'message_stop') {
+        decoder.done = true;
+        return NO_EVENTS;
+      }
+      if ((name === 'content_block_start' || name === undefined) && isEmptyTextStart(event.data)) return NO_EVENTS;
       const data = parseStreamEvent(event.data);
       const type = typeof data.type === 'string' ? data.type : event.event;
       switch (type) {
@@ -69,23 +74,14 @@ const TEXT_START_TAIL = ',"content_block":{"type":"text","text":""}}';
 
 /** Whether `data` is exactly the start of a text block with no text yet (how the API starts one). */
 function isEmptyTextStart(data: string): boolean {
-  if (!data.startsWith(TEXT_START_HEAD) || !data.endsWith(TEXT_START_TAIL)) return false;
-  return isDigits(data, TEXT_START_HEAD.length, data.length - TEXT_START_TAIL.length);
-}
-
-/** Whether `text` holds only ASCII digits from `start` to `end` (and at least one). */
-function isDigits(text: string, start: number, end: number): boolean {
-  if (end <= start) return false;
-  for (let i = start; i < end; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x30 || code > 0x39) return false;
-  }
-  return true;
+  if (!hasTextAt(data, TEXT_START_HEAD, 0)) return false;
+  const at = skipDigits(data, TEXT_START_HEAD.length);
+  return at > TEXT_START_HEAD.length && data.length === at + TEXT_START_TAIL.length && hasTextAt(data, TEXT_START_TAIL, at);
 }
 
 const TEXT_DELTA_HEAD = '{"type":"content_block_delta","index":';
 const TEXT_DELTA_FIELD = ',"delta":{"type":"text_delta","text":';
-const QUOTE = 0x22;
+const CLOSE = '}}';
 
 /**
  * The text of a `text_delta` event written the way the API writes it (most events of a stream), read
@@ -93,21 +89,12 @@ const QUOTE = 0x22;
  * extra fields, spaces) gives undefined and goes through the full parse.
  */
 function readTextDelta(data: string): string | undefined {
-  if (!data.startsWith(TEXT_DELTA_HEAD)) return undefined;
-  const field = data.indexOf(TEXT_DELTA_FIELD, TEXT_DELTA_HEAD.length);
-  if (field === -1 || !isDigits(data, TEXT_DELTA_HEAD.length, field)) return undefined;
-  const start = field + TEXT_DELTA_FIELD.length;
-  const end = data.length - 2;
-  if (!data.endsWith('}}') || end - start < 2 || data.charCodeAt(start) !== QUOTE || data.charCodeAt(end - 1) !== QUOTE) return undefined;
-  const literal = data.slice(start, end);
-  // One plain literal (no escapes, no quote before its end) is its own text; anything else is parsed.
-  if (literal.indexOf('\\') === -1) return literal.indexOf('"', 1) === literal.length - 1 ? literal.slice(1, -1) : undefined;
-  try {
-    const text: unknown = JSON.parse(literal);
-    return typeof text === 'string' ? text : undefined;
-  } catch {
-    return undefined;
-  }
+  if (!hasTextAt(data, TEXT_DELTA_HEAD, 0)) return undefined;
+  const field = skipDigits(data, TEXT_DELTA_HEAD.length);
+  if (field === TEXT_DELTA_HEAD.length || !hasTextAt(data, TEXT_DELTA_FIELD, field)) return undefined;
+  const end = data.length - CLOSE.length;
+  if (!hasTextAt(data, CLOSE, end)) return undefined;
+  return readJsonString(data, field + TEXT_DELTA_FIELD.length, end);
 }
 
 function readBlockStart(data: Record<string, any>, toolIndexes: Map<number, number>): StreamEvent[] {

@@ -13,6 +13,15 @@ function send(type: string, payload: Record<string, unknown>): string {
 }
 
 /**
+ * A `content_block_delta` event whose delta is one string field (text, thinking, tool arguments: most
+ * events of a stream), written as a template: byte for byte what `send` gives for
+ * `{ index, delta: { type, [field]: value } }`, without building and serialising the objects.
+ */
+function sendDelta(index: number, type: string, field: string, value: string): string {
+  return `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":{"type":"${type}","${field}":${JSON.stringify(value)}}}\n\n`;
+}
+
+/**
  * Encodes a messages stream, every event with its `event:` line (the SDK drops events without one):
  * `message_start` (sent with the first content, so it carries the input usage known by then, or the
  * gateway's estimate), `content_block_start` / `text_delta` or `input_json_delta` / `content_block_stop` per block (a block
@@ -31,7 +40,7 @@ export function createAnthropicStreamEncoder(meta: ResponseMeta): StreamEncoder 
   /** A thinking block's signature: the block then takes no more text. */
   const sign = (signature: string): string => {
     const head = start() + (openBlock?.kind === 'thinking' ? '' : open('thinking', { type: 'thinking', thinking: '', signature: '' }));
-    const text = head + send('content_block_delta', { index: openBlock!.index, delta: { type: 'signature_delta', signature } });
+    const text = head + sendDelta(openBlock!.index, 'signature_delta', 'signature', signature);
     openBlock!.kind = 'signed';
     return text;
   };
@@ -70,11 +79,11 @@ export function createAnthropicStreamEncoder(meta: ResponseMeta): StreamEncoder 
           return '';
         case 'text': {
           const head = start() + (openBlock?.kind === 'text' ? '' : open('text', { type: 'text', text: '' }));
-          return head + send('content_block_delta', { index: openBlock!.index, delta: { type: 'text_delta', text: event.text } });
+          return head + sendDelta(openBlock!.index, 'text_delta', 'text', event.text);
         }
         case 'reasoning': {
           const head = start() + (openBlock?.kind === 'thinking' ? '' : open('thinking', { type: 'thinking', thinking: '', signature: '' }));
-          return head + send('content_block_delta', { index: openBlock!.index, delta: { type: 'thinking_delta', thinking: event.text } });
+          return head + sendDelta(openBlock!.index, 'thinking_delta', 'thinking', event.text);
         }
         case 'reasoning_signature':
           return sign(wrapSignature({ origin: event.origin ?? meta.origin, signature: event.signature }));
@@ -89,7 +98,7 @@ export function createAnthropicStreamEncoder(meta: ResponseMeta): StreamEncoder 
         case 'tool_call_delta': {
           const index = toolBlocks.get(event.index);
           if (index === undefined) return '';
-          return send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: event.arguments } });
+          return sendDelta(index, 'input_json_delta', 'partial_json', event.arguments);
         }
         case 'finish':
           finish ??= { reason: event.reason, stopSequence: event.stopSequence };

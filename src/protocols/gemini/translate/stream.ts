@@ -76,7 +76,11 @@ export function createGeminiStreamEncoder(meta: ResponseMeta): StreamEncoder {
   let usage: CanonicalUsage = {};
   let finish: FinishReason | undefined;
 
+  // A chunk before the last one, as a template: byte for byte what formatSseJson gives for
+  // { candidates: [{ content: { parts, role }, index }], modelVersion, responseId }, CRLF-framed.
+  const tail = `,"role":"model"},"index":0}],"modelVersion":${JSON.stringify(meta.model)},"responseId":${JSON.stringify(meta.id)}}\r\n\r\n`;
   const chunk = (parts: unknown[], last: boolean): string => {
+    if (!last) return `data: {"candidates":[{"content":{"parts":${JSON.stringify(parts)}${tail}`;
     const candidate: Record<string, unknown> = { content: { parts, role: 'model' }, index: 0 };
     if (last) candidate.finishReason = writeGeminiFinish(finish ?? 'stop');
     const body: Record<string, unknown> = { candidates: [candidate] };

@@ -7,6 +7,8 @@ import type { ResponseMeta, StreamDecoder, StreamEncoder } from '../../../transl
 import { isRecord, parseStreamEvent, withIdPrefix } from '../../../translate/helpers.ts';
 import { decodeOpenAIError, readOpenAIFinish, readOpenAIUsage, readReasoningText, readVendorCallSignature, writeOpenAIFinish, writeOpenAIUsage } from './response.ts';
 import { writeClientCallExtra, writeThinkingBlock } from './reasoning.ts';
+import { readTextChunk, readTextChunkHead } from './read-text-chunk.ts';
+import { NO_EVENTS } from '../../../translate/stream-text.ts';
 
 /**
  * Decodes a chat-completions stream: `data:` chunks, `tool_calls[index]` deltas (the first delta of an
@@ -14,20 +16,27 @@ import { writeClientCallExtra, writeThinkingBlock } from './reasoning.ts';
  */
 export function createOpenAIChatStreamDecoder(): StreamDecoder {
   let started = false;
+  // How this stream's text chunks begin (from its first chunk): those are read without a parse.
+  let textHead: string | undefined;
   const toolIndexes = new Map<number, number>();
   // A plain property, not a getter: a decoder is made per stream, and an accessor literal costs more.
   const decoder = {
     done: false,
-    decode(event: SseEvent): StreamEvent[] {
+    decode(event: SseEvent): readonly StreamEvent[] {
       if (event.data === '[DONE]') {
         decoder.done = true;
-        return [];
+        return NO_EVENTS;
+      }
+      if (textHead !== undefined) {
+        const text = readTextChunk(event.data, textHead);
+        if (text !== undefined) return text ? [{ type: 'text', text }] : NO_EVENTS;
       }
       const chunk = parseStreamEvent(event.data);
       if (isRecord(chunk.error)) return [{ type: 'error', error: decodeOpenAIError(500, chunk) }];
       const out: StreamEvent[] = [];
       if (!started) {
         started = true;
+        textHead = readTextChunkHead(event.data);
         out.push({ type: 'start', id: typeof chunk.id === 'string' ? chunk.id : undefined, model: typeof chunk.model === 'string' ? chunk.model : undefined });
       }
       const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;

@@ -1,0 +1,41 @@
+/** The messages stream decoder's in-place reads (text deltas, empty text block starts) give what a full parse gives. */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { createAnthropicStreamDecoder } from '../../../src/protocols/anthropic/translate/stream-decode.ts';
+
+/** The events one decoder makes of `data`, with and without the event name. */
+function decode(data: string, event?: string): unknown[] {
+  return [...createAnthropicStreamDecoder().decode({ event, data })];
+}
+
+/** The same event with a space after each comma: not the API's way of writing it, so it is parsed in full. */
+function spaced(data: string): string {
+  return data.replaceAll(',"', ', "');
+}
+
+describe('messages stream decoder, in-place reads', () => {
+  test('a text delta as the API writes it decodes like the parsed one, named or not', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), fc.nat(40), (text, index) => {
+      const data = JSON.stringify({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
+      const parsed = decode(spaced(data), 'content_block_delta');
+      expect(parsed).toEqual(text ? [{ type: 'text', text }] : []);
+      expect(decode(data, 'content_block_delta')).toEqual(parsed);
+      expect(decode(data)).toEqual(parsed);
+    }));
+  });
+
+  test('an empty text block start gives nothing; one with text, or another block, is parsed', () => {
+    expect(decode('{"type":"content_block_start","index":3,"content_block":{"type":"text","text":""}}', 'content_block_start')).toEqual([]);
+    expect(decode('{"type":"content_block_start","index":3,"content_block":{"type":"text","text":"hi"}}', 'content_block_start')).toEqual([{ type: 'text', text: 'hi' }]);
+    expect(decode('{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t1","name":"f","input":{}}}')).toEqual([
+      { type: 'tool_call_start', index: 0, id: 't1', name: 'f' },
+    ]);
+  });
+
+  test('near misses of the API form are parsed in full: an extra field, a broken literal, another delta type', () => {
+    expect(decode('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","x":1}}', 'content_block_delta')).toEqual([{ type: 'text', text: 'a' }]);
+    expect(decode('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\\u0062"}}', 'content_block_delta')).toEqual([{ type: 'text', text: 'ab' }]);
+    expect(decode('{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"t"}}', 'content_block_delta')).toEqual([{ type: 'reasoning', text: 't' }]);
+    expect(() => decode('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"b"}}', 'content_block_delta')).toThrow();
+  });
+});

@@ -1,0 +1,56 @@
+/** Reading a stream event's text in place: the same text a full JSON parse gives, or "no" (never a wrong text). */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { hasTextAt, readJsonString, skipDigits } from '../../src/translate/stream-text.ts';
+
+/** What JSON.parse makes of the span, when it is one string literal. */
+function parseSpan(text: string, start: number, end: number): string | undefined {
+  try {
+    const value: unknown = JSON.parse(text.slice(start, end));
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const HAS_CONTROL = /[\u0000-\u001f]/;
+
+describe('stream text reading', () => {
+  test('a literal reads as its text, with or without escapes; a span that is not one literal reads as nothing', () => {
+    const data = '{"text":"a \\"quoted\\" \\u00e9 line\\n"}';
+    expect(readJsonString(data, 8, data.length - 1)).toBe('a "quoted" é line\n');
+    expect(readJsonString('x"plain"x', 1, 8)).toBe('plain');
+    expect(readJsonString('""', 0, 2)).toBe('');
+    expect(readJsonString('"a","b"', 0, 7)).toBeUndefined();
+    expect(readJsonString('"a\\"', 0, 4)).toBeUndefined();
+    expect(readJsonString('"a"', 0, 2)).toBeUndefined();
+    expect(readJsonString('12', 0, 2)).toBeUndefined();
+  });
+
+  test('hasTextAt and skipDigits read only the characters asked for', () => {
+    expect(hasTextAt('{"index":12,"x"', '"index":', 1)).toBe(true);
+    expect(hasTextAt('{"index":12,"x"', '"index":', 0)).toBe(false);
+    expect(hasTextAt('ab', 'abc', 0)).toBe(false);
+    expect(skipDigits('{"index":12,"x"', 9)).toBe(11);
+    expect(skipDigits('{"index":,', 9)).toBe(9);
+    expect(skipDigits('7', 0)).toBe(1);
+  });
+
+  test('any string written by JSON.stringify, anywhere in a line, reads back as itself', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), fc.string(), fc.string(), (value, before, after) => {
+      const literal = JSON.stringify(value);
+      const line = before + literal + after;
+      expect(readJsonString(line, before.length, before.length + literal.length)).toBe(value);
+    }));
+  });
+
+  test('on any span, a text read agrees with JSON.parse (raw control characters aside, which vendors never send)', () => {
+    const piece = fc.constantFrom('"', '\\', 'a', 'é', '\\"', '\\u0041', '\\n', '\\x', '}', ' ', '\n');
+    fc.assert(fc.property(fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join('')), (text) => {
+      const read = readJsonString(text, 0, text.length);
+      const parsed = parseSpan(text, 0, text.length);
+      if (parsed !== undefined) expect(read).toBe(parsed);
+      else if (!HAS_CONTROL.test(text)) expect(read).toBeUndefined();
+    }));
+  });
+});
