@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import type { ClientAdapter, VendorAdapter } from '../../src/translate/adapter.ts';
-import type { CanonicalMessage, TextPart } from '../../src/translate/canonical.ts';
+import type { CanonicalMessage, ContentPart, TextPart } from '../../src/translate/canonical.ts';
 import { anthropicChat } from '../../src/protocols/anthropic/translate/index.ts';
 import { geminiChat } from '../../src/protocols/gemini/translate/index.ts';
 import { openAIChatAdapter } from '../../src/protocols/openai/chat/index.ts';
@@ -92,9 +92,9 @@ describe('binding a text signature carried in a reasoning block', () => {
 
   test('any sequence of parts and text tokens keeps every text and puts each signature on a text', () => {
     const item = fc.oneof(
-      fc.string().map((text) => ({ type: 'text' as const, text })),
-      fc.string().map((signature) => readReasoningPart('', wrapSignature({ origin: 'o', signature, text: true }))),
-      fc.string().map((text) => ({ type: 'reasoning' as const, text })),
+      fc.string().map((text): ContentPart => ({ type: 'text', text })),
+      fc.string().map((signature): ContentPart => readReasoningPart('', wrapSignature({ origin: 'o', signature, text: true }))),
+      fc.string().map((text): ContentPart => ({ type: 'reasoning', text })),
     );
     fc.assert(fc.property(fc.array(item, { maxLength: 8 }), (parts) => {
       const bound = bindSignatures(parts);
