@@ -1,7 +1,16 @@
 import type { ConfigSchemaFragment } from '../types.ts';
 
-/** Bedrock's part of gateway.yaml's vendor entries: the signing region and SigV4 auth from environment variables. */
+/**
+ * Bedrock's part of gateway.yaml: the signing region and SigV4 auth from environment variables on vendor
+ * entries, and the reasoning request shape a model takes (`request.reasoning`, write-thinking.ts).
+ */
 export const bedrockConfigSchema: ConfigSchemaFragment = {
+  requestFactProperties: {
+    reasoning: {
+      description: 'bedrock: the reasoning request the model takes (anthropic-thinking: Claude\'s additionalModelRequestFields.thinking; none: no reasoning field). Default: anthropic-thinking when the upstream id or ARN names anthropic.claude, else none; declare it for application inference profiles, whose ARN hides the model.',
+      enum: ['anthropic-thinking', 'none'],
+    },
+  },
   vendorProperties: {
     region: { type: 'string', pattern: '^[a-z0-9-]+$', description: "The vendor's region (bedrock: the SigV4 signing region, e.g. us-east-1)." },
   },

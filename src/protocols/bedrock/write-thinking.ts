@@ -4,15 +4,23 @@ import type { CanonicalRequest } from '../../translate/canonical.ts';
 import { fitThinkingBudget, getReasoningBudget } from '../../translate/reasoning-budget.ts';
 import { lacksSignedReasoning } from '../../translate/reasoning-parts.ts';
 
-/** Model ids (and inference-profile ARNs) of Anthropic's Claude on Bedrock, the models that take `thinking`. */
+/**
+ * The default when YAML declares no `request.reasoning`: model ids (and inference-profile ARNs) of
+ * Anthropic's Claude on Bedrock take `thinking`.
+ */
 const CLAUDE_ID = /(^|[.:/])anthropic\.claude/;
+
+/** The reasoning request shape of a model: the YAML's (`request.reasoning`), else guessed from its id. */
+export function getReasoningShape(options: EncodeOptions): string {
+  return options.reasoningShape ?? (CLAUDE_ID.test(options.model) ? 'anthropic-thinking' : 'none');
+}
 
 /**
  * Sets `additionalModelRequestFields.thinking = {type: "enabled", budget_tokens}` on a Converse body for
- * a Claude model, the budget fitted below `inferenceConfig.maxTokens` (reasoning-budget.ts; the model's
+ * a model whose reasoning shape is `anthropic-thinking` (declared in YAML, else a Claude id), the budget fitted below `inferenceConfig.maxTokens` (reasoning-budget.ts; the model's
  * default output limit when the client gave none), and drops `temperature`, which Claude refuses with
- * thinking on. Other models (and application inference profiles, whose ARN hides the model) have no
- * reasoning field the gateway knows: `reasoning` goes through the field policy. As on the messages
+ * thinking on. Other models (`none`: by default, any other id, such as an application inference profile
+ * ARN not declared) have no reasoning field the gateway knows: `reasoning` goes through the field policy. As on the messages
  * protocol, a last assistant tool turn without signed reasoning (it came from another target) gets
  * thinking left off, reported in `x-gateway-dropped-fields`.
  */
@@ -20,7 +28,7 @@ export function writeConverseThinking(body: Record<string, any>, request: Canoni
   const { reasoning } = request;
   if (!reasoning?.enabled) return;
   const { policy } = options;
-  if (!CLAUDE_ID.test(options.model)) return policy.drop('reasoning', 'the vendor takes no reasoning settings for this model');
+  if (getReasoningShape(options) !== 'anthropic-thinking') return policy.drop('reasoning', 'the vendor takes no reasoning settings for this model');
   if (lacksSignedReasoning(request)) return policy.ignore('reasoning');
   const inference: Record<string, unknown> = body.inferenceConfig ?? {};
   const field = options.fieldNames?.reasoning ?? 'reasoning';

@@ -15,9 +15,10 @@ const USER: CanonicalMessage = { role: 'user', content: [{ type: 'text', text: '
 const CALL = { type: 'tool_call' as const, id: 't1', name: 'f', arguments: '{}' };
 const RESULT: CanonicalMessage = { role: 'user', content: [{ type: 'tool_result', toolCallId: 't1', content: [{ type: 'text', text: 'ok' }] }] };
 
-function encode(request: Partial<CanonicalRequest>, model = CLAUDE, strict = false) {
+function encode(request: Partial<CanonicalRequest>, model = CLAUDE, strict = false, reasoningShape?: string) {
   const policy = createFieldPolicy(strict, { reasoning: 'reasoning_effort' });
-  const call = bedrockChat.encodeRequest({ messages: [USER], stream: false, includeUsage: false, ...request }, { model, policy, defaultMaxTokens: 4096, fieldNames: { reasoning: 'reasoning_effort' } });
+  const options = { model, policy, defaultMaxTokens: 4096, fieldNames: { reasoning: 'reasoning_effort' }, reasoningShape };
+  const call = bedrockChat.encodeRequest({ messages: [USER], stream: false, includeUsage: false, ...request }, options);
   return { body: call.body as Record<string, any>, dropped: policy.dropped };
 }
 
@@ -31,6 +32,18 @@ describe('canonical reasoning -> Converse request', () => {
     const { body } = encode(fields as Partial<CanonicalRequest>);
     expect(body.additionalModelRequestFields).toEqual({ thinking: { type: 'enabled', budget_tokens: budget } });
     expect(body.inferenceConfig.maxTokens).toBe(maxTokens);
+  });
+
+  test('the YAML\'s reasoning shape overrides the id: an application inference profile takes thinking, a Claude id declared none does not', () => {
+    const profile = 'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3';
+    const reasoning = { enabled: true, effort: 'low' } as const;
+    expect(encode({ reasoning }, profile).dropped).toEqual(['reasoning_effort']);
+    const declared = encode({ reasoning }, profile, false, 'anthropic-thinking');
+    expect(declared.body.additionalModelRequestFields).toEqual({ thinking: { type: 'enabled', budget_tokens: 1024 } });
+    expect(declared.dropped).toEqual([]);
+    const off = encode({ reasoning }, CLAUDE, false, 'none');
+    expect(off.body.additionalModelRequestFields).toBeUndefined();
+    expect(off.dropped).toEqual(['reasoning_effort']);
   });
 
   test('temperature is dropped with thinking on; reasoning off sends nothing', () => {
