@@ -7,8 +7,8 @@ import type { ConfigSchemaFragment } from '../types.ts';
 export const bedrockConfigSchema: ConfigSchemaFragment = {
   requestFactProperties: {
     reasoning: {
-      description: 'bedrock: the reasoning request the model takes (anthropic-thinking: Claude\'s additionalModelRequestFields.thinking; none: no reasoning field). Default: anthropic-thinking when the upstream id or ARN names anthropic.claude, else none; declare it for application inference profiles, whose ARN hides the model.',
-      enum: ['anthropic-thinking', 'none'],
+      description: 'bedrock: the reasoning request the model takes (claude-thinking: Claude\'s additionalModelRequestFields.thinking; none: no reasoning field). Default: claude-thinking when the upstream id or ARN names a Claude model, else none; declare it for application inference profiles, whose ARN hides the model.',
+      enum: ['claude-thinking', 'none'],
     },
   },
   vendorProperties: {

@@ -3,21 +3,23 @@ import type { EncodeOptions } from '../../translate/adapter.ts';
 import type { CanonicalRequest } from '../../translate/canonical.ts';
 import { fitThinkingBudget, getReasoningBudget } from '../../translate/reasoning-budget.ts';
 import { lacksSignedReasoning } from '../../translate/reasoning-parts.ts';
+import { getThinkingConflicts } from '../../translate/thinking-sampling.ts';
+import type { FieldPolicy } from '../../translate/field-policy.ts';
 
 /**
  * The default when YAML declares no `request.reasoning`: model ids (and inference-profile ARNs) of
- * Anthropic's Claude on Bedrock take `thinking`.
+ * Claude on Bedrock take `thinking`.
  */
 const CLAUDE_ID = /(^|[.:/])anthropic\.claude/;
 
 /** The reasoning request shape of a model: the YAML's (`request.reasoning`), else guessed from its id. */
 export function getReasoningShape(options: EncodeOptions): string {
-  return options.reasoningShape ?? (CLAUDE_ID.test(options.model) ? 'anthropic-thinking' : 'none');
+  return options.reasoningShape ?? (CLAUDE_ID.test(options.model) ? 'claude-thinking' : 'none');
 }
 
 /**
  * Sets `additionalModelRequestFields.thinking = {type: "enabled", budget_tokens}` on a Converse body for
- * a model whose reasoning shape is `anthropic-thinking` (declared in YAML, else a Claude id), the budget fitted below `inferenceConfig.maxTokens` (reasoning-budget.ts; the model's
+ * a model whose reasoning shape is `claude-thinking` (declared in YAML, else a Claude id), the budget fitted below `inferenceConfig.maxTokens` (reasoning-budget.ts; the model's
  * default output limit when the client gave none), and drops `temperature`, which Claude refuses with
  * thinking on. Other models (`none`: by default, any other id, such as an application inference profile
  * ARN not declared) have no reasoning field the gateway knows: `reasoning` goes through the field policy. As on the messages
@@ -28,7 +30,7 @@ export function writeConverseThinking(body: Record<string, any>, request: Canoni
   const { reasoning } = request;
   if (!reasoning?.enabled) return;
   const { policy } = options;
-  if (getReasoningShape(options) !== 'anthropic-thinking') return policy.drop('reasoning', 'the vendor takes no reasoning settings for this model');
+  if (getReasoningShape(options) !== 'claude-thinking') return policy.drop('reasoning', 'the vendor takes no reasoning settings for this model');
   if (lacksSignedReasoning(request)) return policy.ignore('reasoning');
   const inference: Record<string, unknown> = body.inferenceConfig ?? {};
   const field = options.fieldNames?.reasoning ?? 'reasoning';
@@ -39,4 +41,16 @@ export function writeConverseThinking(body: Record<string, any>, request: Canoni
     policy.drop('temperature', 'the vendor takes no temperature with reasoning on');
     delete body.inferenceConfig.temperature;
   }
+}
+
+/**
+ * With Claude's thinking on (`additionalModelRequestFields.thinking` set), a forced `toolConfig.toolChoice`
+ * becomes `auto` and an `inferenceConfig.topP` under 0.95 is left out, each through the field policy
+ * (thinking-sampling.ts), as Claude refuses them.
+ */
+export function fitConverseThinkingSampling(body: Record<string, any>, request: CanonicalRequest, policy: FieldPolicy): void {
+  if (body.additionalModelRequestFields?.thinking === undefined) return;
+  const conflicts = getThinkingConflicts(request, policy);
+  if (conflicts.toolChoice && body.toolConfig) body.toolConfig.toolChoice = { auto: {} };
+  if (conflicts.topP) delete body.inferenceConfig.topP;
 }

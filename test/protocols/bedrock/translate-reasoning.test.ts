@@ -38,7 +38,7 @@ describe('canonical reasoning -> Converse request', () => {
     const profile = 'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3';
     const reasoning = { enabled: true, effort: 'low' } as const;
     expect(encode({ reasoning }, profile).dropped).toEqual(['reasoning_effort']);
-    const declared = encode({ reasoning }, profile, false, 'anthropic-thinking');
+    const declared = encode({ reasoning }, profile, false, 'claude-thinking');
     expect(declared.body.additionalModelRequestFields).toEqual({ thinking: { type: 'enabled', budget_tokens: 1024 } });
     expect(declared.dropped).toEqual([]);
     const off = encode({ reasoning }, CLAUDE, false, 'none');
@@ -47,8 +47,8 @@ describe('canonical reasoning -> Converse request', () => {
   });
 
   test('temperature is dropped with thinking on; reasoning off sends nothing', () => {
-    const on = encode({ reasoning: { enabled: true, effort: 'medium' }, temperature: 0.3, topP: 0.9 });
-    expect(on.body.inferenceConfig).toEqual({ maxTokens: 4096, topP: 0.9 });
+    const on = encode({ reasoning: { enabled: true, effort: 'medium' }, temperature: 0.3, topP: 0.96 });
+    expect(on.body.inferenceConfig).toEqual({ maxTokens: 4096, topP: 0.96 });
     expect(on.dropped).toEqual(['temperature']);
     const off = encode({ reasoning: { enabled: false }, temperature: 0.3 });
     expect(off.body.additionalModelRequestFields).toBeUndefined();

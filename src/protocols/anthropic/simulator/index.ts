@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { createClaudeCache } from './cache.ts';
 import { findThinkingProblem } from './thinking.ts';
+import { findClaudeSamplingProblem } from '../../../simulators/claude-sampling.ts';
 import { countClaudeInput, createClaudeMessage, planClaudeReply, streamClaudeMessage } from './messages.ts';
 import { SIMULATOR_KEY } from './key.ts';
 import { readJson, sendJson, startSimServer, type SimRequest } from '../../../simulators/sim-server.ts';
@@ -64,7 +65,9 @@ export async function startAnthropicSimulator(options: SimulatorOptions = {}): P
     if (route !== 'POST /v1/messages' && route !== 'POST /v1/messages/count_tokens') return fail(404, 'Not Found');
     const body = readJson(req.body);
     if (!isObject(body)) return fail(400, 'There was an issue with your request. Please check your JSON and try again.');
-    const problem = findProblem(body, route === 'POST /v1/messages') ?? (route === 'POST /v1/messages' ? findThinkingProblem(body) : undefined);
+    const forced = body.tool_choice?.type === 'any' || body.tool_choice?.type === 'tool';
+    const problem = findProblem(body, route === 'POST /v1/messages')
+      ?? (route === 'POST /v1/messages' ? findThinkingProblem(body) ?? findClaudeSamplingProblem(body.thinking, forced, body.top_p) : undefined);
     if (problem) return fail(400, problem);
     if (route === 'POST /v1/messages/count_tokens') return sendJson(res, 200, { input_tokens: countClaudeInput(body) }, headers);
     const reply = planClaudeReply(body, nextId);
