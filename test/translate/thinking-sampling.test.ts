@@ -16,6 +16,7 @@ import { BEDROCK_SIM_ACCESS_KEY_ID, startBedrockSimulator, type BedrockSimulator
 import { SIMULATOR_KEYS } from '../../src/protocols/simulators.ts';
 import type { Simulator } from '../../src/simulators/types.ts';
 import type { CanonicalRequest } from '../../src/translate/canonical.ts';
+import type { VendorAdapter } from '../../src/translate/adapter.ts';
 import { createFieldPolicy } from '../../src/translate/field-policy.ts';
 import { findClaudeSamplingProblem } from '../../src/simulators/claude-sampling.ts';
 
@@ -25,12 +26,12 @@ const BASE: CanonicalRequest = {
   tools: [{ name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],
   maxTokens: 4000, stream: false, includeUsage: false, reasoning: { enabled: true, budgetTokens: 1024 },
 };
-const PROTOCOLS = [
+const PROTOCOLS: Array<{ protocol: string; adapter: VendorAdapter; model: string; choice: (b: any) => unknown; topP: (b: any) => unknown }> = [
   { protocol: 'anthropic', adapter: anthropicChat, model: 'claude-sonnet-4-6', choice: (b: any) => b.tool_choice, topP: (b: any) => b.top_p },
   { protocol: 'bedrock', adapter: bedrockChat, model: 'us.anthropic.claude-sonnet-4-20250514-v1:0', choice: (b: any) => b.toolConfig.toolChoice, topP: (b: any) => b.inferenceConfig.topP },
 ];
 
-function encode(adapter: typeof anthropicChat, model: string, fields: Partial<CanonicalRequest>, strict = false) {
+function encode(adapter: VendorAdapter, model: string, fields: Partial<CanonicalRequest>, strict = false) {
   const policy = createFieldPolicy(strict, NAMES);
   const body = adapter.encodeRequest({ ...BASE, ...fields }, { model, policy, defaultMaxTokens: 4096, fieldNames: NAMES }).body as any;
   return { body, dropped: policy.dropped };
