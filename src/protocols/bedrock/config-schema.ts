@@ -7,8 +7,8 @@ import type { ConfigSchemaFragment } from '../types.ts';
 export const bedrockConfigSchema: ConfigSchemaFragment = {
   requestFactProperties: {
     reasoning: {
-      description: 'bedrock: the reasoning request the model takes (claude-thinking: Claude\'s additionalModelRequestFields.thinking; none: no reasoning field). Default: claude-thinking when the upstream id or ARN names a Claude model, else none; declare it for application inference profiles, whose ARN hides the model.',
-      enum: ['claude-thinking', 'none'],
+      description: 'bedrock: the reasoning request the model takes (claude-thinking: Claude\'s additionalModelRequestFields.thinking; nova-reasoning: Nova 2\'s additionalModelRequestFields.reasoningConfig with maxReasoningEffort; none: no reasoning field). Default: claude-thinking when the upstream id or ARN names a Claude model, else none; declare it for application inference profiles, whose ARN hides the model.',
+      enum: ['claude-thinking', 'nova-reasoning', 'none'],
     },
   },
   vendorProperties: {

@@ -1,7 +1,7 @@
 /** Converse's reasoning request: Claude's `thinking` in `additionalModelRequestFields`. */
 import type { EncodeOptions } from '../../translate/adapter.ts';
 import type { CanonicalRequest } from '../../translate/canonical.ts';
-import { fitThinkingBudget, getReasoningBudget } from '../../translate/reasoning-budget.ts';
+import { fitThinkingBudget, getReasoningBudget, getReasoningEffort } from '../../translate/reasoning-budget.ts';
 import { lacksSignedReasoning } from '../../translate/reasoning-parts.ts';
 import { getThinkingConflicts } from '../../translate/thinking-sampling.ts';
 import type { FieldPolicy } from '../../translate/field-policy.ts';
@@ -18,19 +18,26 @@ export function getReasoningShape(options: EncodeOptions): string {
 }
 
 /**
- * Sets `additionalModelRequestFields.thinking = {type: "enabled", budget_tokens}` on a Converse body for
- * a model whose reasoning shape is `claude-thinking` (declared in YAML, else a Claude id), the budget fitted below `inferenceConfig.maxTokens` (reasoning-budget.ts; the model's
- * default output limit when the client gave none), and drops `temperature`, which Claude refuses with
- * thinking on. Other models (`none`: by default, any other id, such as an application inference profile
- * ARN not declared) have no reasoning field the gateway knows: `reasoning` goes through the field policy. As on the messages
- * protocol, a last assistant tool turn without signed reasoning (it came from another target) gets
- * thinking left off, reported in `x-gateway-dropped-fields`.
+ * Sets a Converse body's reasoning request by the model's reasoning shape ({@link getReasoningShape}):
+ * `claude-thinking` is `additionalModelRequestFields.thinking = {type: "enabled", budget_tokens}`, the
+ * budget fitted below `inferenceConfig.maxTokens` (reasoning-budget.ts; the model's default output limit
+ * when the client gave none), `temperature` dropped (Claude refuses it with thinking on); as on the
+ * messages protocol, a last assistant tool turn without signed reasoning (it came from another target)
+ * gets thinking left off, reported in `x-gateway-dropped-fields`. `nova-reasoning` is Nova 2's
+ * `additionalModelRequestFields.reasoningConfig = {type: "enabled", maxReasoningEffort}` (the client's
+ * effort, or the one its budget maps to). `none` (by default any id not naming Claude, such as an
+ * undeclared application inference profile ARN): `reasoning` goes through the field policy.
  */
 export function writeConverseThinking(body: Record<string, any>, request: CanonicalRequest, options: EncodeOptions): void {
   const { reasoning } = request;
   if (!reasoning?.enabled) return;
   const { policy } = options;
-  if (getReasoningShape(options) !== 'claude-thinking') return policy.drop('reasoning', 'the vendor takes no reasoning settings for this model');
+  const shape = getReasoningShape(options);
+  if (shape === 'nova-reasoning') {
+    body.additionalModelRequestFields = { reasoningConfig: { type: 'enabled', maxReasoningEffort: getReasoningEffort(reasoning, options.reasoningBudgets) } };
+    return;
+  }
+  if (shape !== 'claude-thinking') return policy.drop('reasoning', 'the vendor takes no reasoning settings for this model');
   if (lacksSignedReasoning(request)) return policy.ignore('reasoning');
   const inference: Record<string, unknown> = body.inferenceConfig ?? {};
   const field = options.fieldNames?.reasoning ?? 'reasoning';

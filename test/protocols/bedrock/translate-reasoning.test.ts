@@ -46,6 +46,16 @@ describe('canonical reasoning -> Converse request', () => {
     expect(off.dropped).toEqual(['reasoning_effort']);
   });
 
+  test('a model declared nova-reasoning gets reasoningConfig with the effort (a budget mapped to one), no thinking', () => {
+    const nova = 'us.amazon.nova-2-lite-v1:0';
+    expect(encode({ reasoning: { enabled: true, effort: 'high' } }, nova, false, 'nova-reasoning').body.additionalModelRequestFields).toEqual({ reasoningConfig: { type: 'enabled', maxReasoningEffort: 'high' } });
+    const budget = encode({ reasoning: { enabled: true, budgetTokens: 2000 }, temperature: 0.3 }, nova, false, 'nova-reasoning');
+    expect(budget.body.additionalModelRequestFields).toEqual({ reasoningConfig: { type: 'enabled', maxReasoningEffort: 'medium' } });
+    expect(budget.dropped).toEqual([]);
+    expect(encode({ reasoning: { enabled: false } }, nova, false, 'nova-reasoning').body.additionalModelRequestFields).toBeUndefined();
+    expect(encode({ reasoning: { enabled: true, effort: 'low' } }, nova).dropped).toEqual(['reasoning_effort']);
+  });
+
   test('temperature is dropped with thinking on; reasoning off sends nothing', () => {
     const on = encode({ reasoning: { enabled: true, effort: 'medium' }, temperature: 0.3, topP: 0.96 });
     expect(on.body.inferenceConfig).toEqual({ maxTokens: 4096, topP: 0.96 });
