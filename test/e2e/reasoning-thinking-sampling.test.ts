@@ -20,7 +20,7 @@ describe.each(CASES)('$field with reasoning on, messages-protocol vendor', ({ fi
   test('the vendor gets what it takes with thinking on; the client is told what was left out', async () => {
     const { data, response } = await openai().chat.completions.create({ model: MODEL.anthropic, ...ASK, ...params }).withResponse();
     expect(response.headers.get('x-gateway-dropped-fields')).toBe(field);
-    expect(data.choices[0].message.tool_calls?.[0].function.name).toBe('get_weather');
+    expect((data.choices[0].message.tool_calls?.[0] as any).function.name).toBe('get_weather');
     const body = JSON.parse(gw.sims.anthropic.received[0].body.toString());
     expect(body.thinking).toMatchObject({ type: 'enabled' });
     if (field === 'tool_choice') expect(body.tool_choice).toEqual({ type: 'auto' });
