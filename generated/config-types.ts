@@ -164,6 +164,11 @@ export interface components {
                 temperature?: components["schemas"]["range"];
                 top_p?: components["schemas"]["range"];
             };
+            /**
+             * @description bedrock: the reasoning request the model takes (claude-thinking: Claude's additionalModelRequestFields.thinking; nova-reasoning: Nova 2's additionalModelRequestFields.reasoningConfig with maxReasoningEffort; none: no reasoning field). Default: claude-thinking when the upstream id or ARN names a Claude model, else none; declare it for application inference profiles, whose ARN hides the model.
+             * @enum {unknown}
+             */
+            reasoning?: "claude-thinking" | "nova-reasoning" | "none";
             /** @description Optional request fields the vendor rejects: dropped and listed in x-gateway-dropped-fields (a 400 for strict models and keys) */
             unsupported_fields?: string[];
         };

@@ -11,5 +11,8 @@ export type Style = SchemaRoute['style'];
 /** Protocols whose vendors may choose the output-token field (`request.max_tokens_field`): their request facts name one. */
 export const MAX_TOKENS_FIELD_PROTOCOLS: readonly Protocol[] = ['openai'];
 
+/** Request facts a protocol folder adds (`request.<field>`), each with the protocols that read it. */
+export const PROTOCOL_REQUEST_FACTS: Readonly<Record<string, readonly Protocol[]>> = { reasoning: ['bedrock'] };
+
 /** Protocols whose vendors can keep Responses state (`responses.state: vendor`): they serve the operation themselves. */
 export const RESPONSES_STATE_PROTOCOLS: readonly Protocol[] = ['openai'];

@@ -1,7 +1,7 @@
 /**
  * schemas/gateway.schema.json, composed at build time from the base schema (schemas/gateway.base.schema.json)
  * and the registries: every `protocol`, `style` and `op` enum lists the registries' names (and OPERATIONS), and each protocol
- * folder's fragment adds its vendor fields and auth kinds (an auth kind allowed only on the vendors of the
+ * folder's fragment adds its vendor fields, request facts and auth kinds (an auth kind allowed only on the vendors of the
  * protocols that contribute it). Deterministic: registry order, two-space JSON.
  */
 import type { ProtocolAdapter } from '../protocols/types.ts';
@@ -31,6 +31,7 @@ export function composeConfigSchema(
   const authKinds = new Map<string, { schema: object; protocols: string[] }>();
   for (const [name, adapter] of Object.entries(registry)) {
     Object.assign(vendor.properties, adapter.configSchema?.vendorProperties);
+    Object.assign(schema.definitions.requestFacts.properties, adapter.configSchema?.requestFactProperties);
     for (const [kind, kindSchema] of Object.entries(adapter.configSchema?.authKinds ?? {})) {
       const known = authKinds.get(kind) ?? { schema: kindSchema, protocols: [] };
       known.protocols.push(name);

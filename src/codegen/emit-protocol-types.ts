@@ -1,5 +1,15 @@
 import type { ProtocolAdapter } from '../protocols/types.ts';
 
+/** `{ fact: [protocols reading it] }` for the request facts the protocol folders' schema fragments add. */
+function emitFactProtocols(registry: Readonly<Record<string, ProtocolAdapter>>, list: (names: readonly string[]) => string): string {
+  const facts = new Map<string, string[]>();
+  for (const [name, adapter] of Object.entries(registry)) {
+    for (const fact of Object.keys(adapter.configSchema?.requestFactProperties ?? {})) facts.set(fact, [...(facts.get(fact) ?? []), name]);
+  }
+  const entries = [...facts.keys()].sort().map((fact) => `${fact}: ${list(facts.get(fact)!)}`);
+  return `{ ${entries.join(', ')} }`;
+}
+
 /**
  * The module of the protocol option sets (generated/protocols.ts), written from the registry so that no
  * other file lists them. The `Protocol` and `Style` types it names come from the composed config schema
@@ -22,6 +32,9 @@ export function emitProtocolTypes(registry: Readonly<Record<string, ProtocolAdap
     '',
     '/** Protocols whose vendors may choose the output-token field (`request.max_tokens_field`): their request facts name one. */',
     `export const MAX_TOKENS_FIELD_PROTOCOLS: readonly Protocol[] = ${list(having((adapter) => adapter.requestFacts.maxTokensField))};`,
+    '',
+    '/** Request facts a protocol folder adds (`request.<field>`), each with the protocols that read it. */',
+    `export const PROTOCOL_REQUEST_FACTS: Readonly<Record<string, readonly Protocol[]>> = ${emitFactProtocols(registry, list)};`,
     '',
     '/** Protocols whose vendors can keep Responses state (`responses.state: vendor`): they serve the operation themselves. */',
     `export const RESPONSES_STATE_PROTOCOLS: readonly Protocol[] = ${list(having((adapter) => adapter.passthrough.responses))};`,

@@ -3,6 +3,7 @@ import { Ajv, addFormats } from '../lib/ajv.ts';
 import gatewaySchema from '../../schemas/gateway.schema.json' with { type: 'json' };
 import { checkTransformOps } from '../transforms/index.ts';
 import { checkNativeRoutes } from './check-native.ts';
+import { checkRequestFacts } from './check-request-facts.ts';
 import { MAX_TOKENS_FIELD_PROTOCOLS, RESPONSES_STATE_PROTOCOLS } from '../../generated/protocols.ts';
 import { parseDuration } from './units.ts';
 import type { LoadedConfig, Problem } from './load.ts';
@@ -144,6 +145,7 @@ function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): 
     }
   });
   checkNativeRoutes(config, report);
+  checkRequestFacts(config, report);
   if (config.server?.limit_window !== undefined && parseDuration(config.server.limit_window) < 1) {
     report(['server', 'limit_window'], 'must be longer than 0');
   }

@@ -72,6 +72,7 @@ function compileVendor(name: string, raw: SchemaVendor): VendorEntry {
 function compileRequestFacts(raw: SchemaRequestFacts): RequestFacts {
   const facts: RequestFacts = {};
   if (raw.max_tokens_field) facts.maxTokensField = raw.max_tokens_field;
+  if (raw.reasoning) facts.reasoning = raw.reasoning;
   if (raw.unsupported_fields) facts.unsupportedFields = [...raw.unsupported_fields].sort();
   if (raw.ranges) {
     const ranges: NonNullable<RequestFacts['ranges']> = {};

@@ -198,6 +198,8 @@ export interface RequestFacts {
   /** Vendor request fields dropped before the call (listed in `x-gateway-dropped-fields`). */
   unsupportedFields?: string[];
   ranges?: { temperature?: NumberRange; topP?: NumberRange };
+  /** The reasoning request shape the model takes, by a name its protocol defines (`request.reasoning`). */
+  reasoning?: string;
 }
 
 /** One concrete place a model is served: a vendor and the model name it knows. */

@@ -96,6 +96,11 @@ export interface ConfigSchemaFragment {
   vendorProperties?: Record<string, object>;
   /** Auth kinds, by their one key (`auth: { <kind>: ... }`): allowed on this protocol's vendors only. */
   authKinds?: Record<string, object>;
+  /**
+   * Request facts this protocol reads (`request.<field>` of a vendor or model), beside the shared ones;
+   * `gateway check` refuses them where no vendor of the protocol is reached.
+   */
+  requestFactProperties?: Record<string, object>;
 }
 
 /** A client-style operation that no translation can serve: the 400 it is answered with. */

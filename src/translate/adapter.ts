@@ -27,6 +27,8 @@ export interface EncodeOptions {
   cache?: 'auto';
   /** The field of the output-token limit on protocols that have two (request-facts.ts). */
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /** The reasoning request shape the model takes (request facts' `reasoning`; absent: the protocol's default). */
+  reasoningShape?: string;
   /** The model's effort -> budget table (`chat.reasoning`; absent: the default of reasoning-budget.ts). */
   reasoningBudgets?: ReasoningBudgets;
   /** The client style's field names (canonical -> client path), for 400s raised while encoding. */

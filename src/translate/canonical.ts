@@ -28,6 +28,13 @@ export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' |
 export interface TextPart {
   type: 'text';
   text: string;
+  /**
+   * The signature of the thought behind the text (the generate-content protocol's `thoughtSignature` on a
+   * plain text part: optional to send back, by its documentation, but kept for the vendor that made it).
+   */
+  signature?: string;
+  /** The target that made `signature`. */
+  origin?: string;
   cacheControl?: CacheControl;
 }
 
@@ -71,6 +78,8 @@ export interface ReasoningPart {
   origin?: string;
   /** Set while decoding only: the signature belongs to this tool call (see reasoning-parts.ts). */
   callId?: string;
+  /** Set while decoding only: the signature belongs to the text before it (see reasoning-parts.ts). */
+  forText?: boolean;
   cacheControl?: CacheControl;
 }
 
@@ -207,6 +216,8 @@ export interface VendorError {
 export type StreamEvent =
   | { type: 'start'; id?: string; model?: string }
   | { type: 'text'; text: string }
+  /** The signature of the text streamed so far (generate-content sends it on a text part, maybe empty). */
+  | { type: 'text_signature'; signature: string; origin?: string }
   | { type: 'tool_call_start'; index: number; id: string; name: string; signature?: string; origin?: string }
   /** Thinking text; a reasoning event after a signature (or after other content) begins a new block. */
   | { type: 'reasoning'; text: string }

@@ -1,5 +1,5 @@
 /** Reasoning parts a client sent back, and the checks vendor adapters make on them (see reasoning-signature.ts). */
-import type { CanonicalRequest, ContentPart, ReasoningPart } from './canonical.ts';
+import type { CanonicalRequest, ContentPart, ReasoningPart, TextPart } from './canonical.ts';
 import { readSignature, wrapSignature } from './reasoning-signature.ts';
 
 /**
@@ -14,26 +14,61 @@ export function readReasoningPart(text: string, value: string | undefined, redac
   if (token.redacted !== undefined || (redacted && token.signature !== undefined)) part.redacted = token.redacted ?? token.signature;
   if (token.origin !== undefined) part.origin = token.origin;
   if (token.callId !== undefined) part.callId = token.callId;
+  if (token.text) part.forText = true;
   return part;
 }
 
 /**
  * Moves the signatures that belong to a tool call (a token with a call id, carried in a reasoning
- * block by styles with no field on the call) onto that call; other parts are kept in order.
+ * block by styles with no field on the call) onto that call, and those that belong to a text (a token
+ * marked as a text's, placed after it) onto the text before them (an empty text when there is none);
+ * other parts are kept in order.
  */
-export function bindCallSignatures(parts: ContentPart[]): ContentPart[] {
+export function bindSignatures(parts: ContentPart[]): ContentPart[] {
   const bound = new Map<string, ReasoningPart>();
   for (const part of parts) if (part.type === 'reasoning' && part.callId !== undefined) bound.set(part.callId, part);
-  if (bound.size === 0) return parts;
+  if (bound.size === 0 && !parts.some((part) => part.type === 'reasoning' && part.forText)) return parts;
   const out: ContentPart[] = [];
   for (const part of parts) {
     if (part.type === 'reasoning' && part.callId !== undefined) continue;
+    if (part.type === 'reasoning' && part.forText) {
+      if (part.signature !== undefined) bindTextSignature(out, part.signature, part.origin);
+      continue;
+    }
     const own = part.type === 'tool_call' ? bound.get(part.id) : undefined;
     if (part.type === 'tool_call' && own?.signature !== undefined) {
       out.push({ ...part, signature: own.signature, ...(own.origin === undefined ? {} : { origin: own.origin }) });
     } else out.push(part);
   }
   return out;
+}
+
+/** Puts a text's signature on the last part when it is a text without one, else on an empty text. */
+function bindTextSignature(out: ContentPart[], signature: string, origin: string | undefined): void {
+  const last = out[out.length - 1];
+  const from = origin === undefined ? {} : { origin };
+  if (last?.type === 'text' && last.signature === undefined) out[out.length - 1] = { ...last, signature, ...from };
+  else out.push({ type: 'text', text: '', signature, ...from });
+}
+
+/** The last signed text of a turn (styles with one signature field per message carry its). */
+export function findSignedText(parts: ContentPart[]): TextPart | undefined {
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const part = parts[i];
+    if (part.type === 'text' && part.signature !== undefined) return part;
+  }
+  return undefined;
+}
+
+/** The token a client receives for a text's signature, marked as a text's (absent: the text has none). */
+export function writeTextSignature(signature: string | undefined, origin: string | undefined): string | undefined {
+  return signature === undefined ? undefined : wrapSignature({ origin, signature, text: true });
+}
+
+/** The signature and origin of a token a client echoed on a text or tool call (none: no value). */
+export function readSignedFields(value: string | undefined): { signature?: string; origin?: string } {
+  const token = value ? readSignature(value) : {};
+  return { ...(token.signature === undefined ? {} : { signature: token.signature }), ...(token.origin === undefined ? {} : { origin: token.origin }) };
 }
 
 /** The token a client receives for a tool call's signature (absent: the call has none). */

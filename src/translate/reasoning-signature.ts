@@ -2,7 +2,8 @@
  * Reasoning signatures on their way through clients. A vendor's signature (a messages `thinking`
  * block's `signature`, `redacted_thinking` data, a generate-content `thoughtSignature`) only verifies
  * at the target that made it, so the gateway hands it to clients wrapped in a token that also names
- * that target: `gwr1.` + base64url of `{o: origin, s: signature, r: redacted data, c: tool call id}`,
+ * that target: `gwr1.` + base64url of `{o: origin, s: signature, r: redacted data, c: tool call id,
+ * t: 1 when it is the signature of a text part}`,
  * the origin being a digest of the target ({@link getSignatureOrigin}: clients never see vendor names).
  * Clients send the token back unchanged (it sits in fields they echo: see the README's "Reasoning");
  * the decoders unwrap it, and {@link stripForeignReasoning} removes what the next target cannot verify.
@@ -21,6 +22,8 @@ export interface SignatureToken {
   redacted?: string;
   /** The tool call the signature belongs to (a responses `reasoning` item placed before its call). */
   callId?: string;
+  /** The signature belongs to the text before it (a reasoning item or block placed after that text). */
+  text?: boolean;
 }
 
 /** The token of a signature made by `origin` (a value that is already a token is returned as is). */
@@ -32,7 +35,8 @@ export function wrapSignature(token: SignatureToken): string {
   if (token.signature !== undefined) packed.s = token.signature;
   if (token.redacted !== undefined) packed.r = token.redacted;
   if (token.callId !== undefined) packed.c = token.callId;
-  return PREFIX + Buffer.from(JSON.stringify(packed)).toString('base64url');
+  const flags = token.text ? { t: 1 } : {};
+  return PREFIX + Buffer.from(JSON.stringify({ ...packed, ...flags })).toString('base64url');
 }
 
 /** Reads a value a client sent back: a token, or a bare vendor signature (origin unknown). */
@@ -50,7 +54,7 @@ export function readSignature(value: string): SignatureToken {
   const origin = read('o');
   // Tokens made before origins were digests name the target as `<protocol>:<vendor>` (a digest has no `:`).
   const digest = origin?.includes(':') ? digestOrigin(origin) : origin;
-  return { origin: digest, signature: read('s'), redacted: read('r'), callId: read('c') };
+  return { origin: digest, signature: read('s'), redacted: read('r'), callId: read('c'), ...(fields.t === 1 ? { text: true } : {}) };
 }
 
 /**
@@ -79,7 +83,7 @@ function digestOrigin(target: string): string {
 
 /**
  * The request without signatures the target `origin` did not make: reasoning parts carrying a foreign
- * signature or redacted data are removed, foreign tool call signatures dropped. `native`: the client's
+ * signature or redacted data are removed, foreign tool call and text signatures dropped. `native`: the client's
  * style is the target's protocol, so a signature of unknown origin is kept.
  */
 export function stripForeignReasoning(request: CanonicalRequest, origin: string, native: boolean): CanonicalRequest {
@@ -95,7 +99,7 @@ export function stripForeignReasoning(request: CanonicalRequest, origin: string,
         changed = true;
         continue;
       }
-      if (part.type === 'tool_call' && part.signature !== undefined && !own(part.origin)) {
+      if ((part.type === 'tool_call' || part.type === 'text') && part.signature !== undefined && !own(part.origin)) {
         changed = true;
         const { signature: _signature, origin: _origin, ...rest } = part;
         content.push(rest);

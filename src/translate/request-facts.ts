@@ -2,8 +2,9 @@
  * Request facts of a translated chat call: the vendor protocol's defaults, overridden by the vendor's and
  * then the model's `request:` in YAML. They decide which field carries the output-token limit on
  * OpenAI-protocol vendors, which encoded fields a compatible vendor rejects (dropped and listed in
- * `x-gateway-dropped-fields`, or a 400 under `strict`), and the ranges of temperature and top_p (a value
- * outside is clamped, or a 400 `parameter_out_of_range` under `strict`).
+ * `x-gateway-dropped-fields`, or a 400 under `strict`), the ranges of temperature and top_p (a value
+ * outside is clamped, or a 400 `parameter_out_of_range` under `strict`), and the reasoning request shape
+ * (a name the vendor protocol defines, passed to its encoder).
  */
 import type { ModelEntry, NumberRange, RequestFacts, VendorEntry } from '../config/types.ts';
 import { GatewayError } from '../errors.ts';
@@ -21,6 +22,7 @@ export function getRequestFacts(base: RequestFacts, vendor: VendorEntry, model: 
   for (const layer of layers) {
     if (layer.maxTokensField) facts.maxTokensField = layer.maxTokensField;
     if (layer.unsupportedFields) facts.unsupportedFields = layer.unsupportedFields;
+    if (layer.reasoning) facts.reasoning = layer.reasoning;
     if (layer.ranges?.temperature) facts.ranges!.temperature = { ...facts.ranges!.temperature, ...layer.ranges.temperature };
     if (layer.ranges?.topP) facts.ranges!.topP = { ...facts.ranges!.topP, ...layer.ranges.topP };
   }

@@ -31,8 +31,18 @@ describe('request facts in gateway.yaml', () => {
     ['{ max_tokens_field: max_tokens }', '', 'anthropic', 'only vendors of protocol openai'],
     ['{ ranges: { presence: { max: 1 } } }', '', 'openai', 'presence'],
     ['{ unsupported_fields: ["Seed!"] }', '', 'openai', 'unsupported_fields'],
+    ['{ reasoning: claude-thinking }', '', 'openai', 'vendors.v.request.reasoning: only vendors of protocol bedrock read it'],
+    ['', '{ reasoning: none }', 'anthropic', 'models.m.request.reasoning: only vendors of protocol bedrock read it'],
+    ['', '{ reasoning: nova }', 'bedrock', 'reasoning'],
   ])('names the problem: vendor %s model %s (%s)', async (vendor, model, protocol, message) => {
     const { problems } = await compileConfigText(config(vendor, model, protocol), 'gateway.yaml');
     expect(problems.map(formatProblem).join('\n')).toContain(message);
+  });
+
+  it('compiles a bedrock model\'s reasoning shape (an application inference profile hides its model)', async () => {
+    const text = config('', '{ reasoning: claude-thinking }', 'bedrock').replace('auth: { bearer: env:V_KEY }', 'region: us-east-1, auth: { sigv4: { access_key_id: env:A, secret_access_key: env:S } }');
+    const { config: compiled, problems } = await compileConfigText(text);
+    expect(problems).toEqual([]);
+    expect(compiled!.models.m.request).toEqual({ reasoning: 'claude-thinking' });
   });
 });

@@ -2,14 +2,15 @@
  * The simulators refuse tool turns whose reasoning signatures are missing or not theirs when thinking
  * is on, as the vendors document (Anthropic: a final assistant turn with tool use must start with its
  * signed thinking block; Gemini: current-turn function calls need their thoughtSignature, or a
- * documented placeholder), and accept them otherwise.
+ * documented placeholder), and accept them otherwise. Gemini signs the text of an answer without
+ * calls too, where sending it back is only recommended: a turn without it is taken.
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startAnthropicSimulator } from '../../src/protocols/anthropic/simulator/index.ts';
 import { signClaudeThinking } from '../../src/protocols/anthropic/simulator/thinking.ts';
 import { startGeminiSimulator } from '../../src/protocols/gemini/simulator/index.ts';
-import { signGeminiCall } from '../../src/protocols/gemini/simulator/thinking.ts';
+import { signGeminiCall, signGeminiText } from '../../src/protocols/gemini/simulator/thinking.ts';
 import { SIMULATOR_KEYS } from '../../src/protocols/simulators.ts';
 import type { Simulator } from '../../src/simulators/types.ts';
 
@@ -95,5 +96,18 @@ describe('simulated Gemini with thinking on', () => {
     expect((await askGemini({ generationConfig, contents: turn('skip_thought_signature_validator') })).status).toBe(200);
     expect((await askGemini({ contents: turn() })).status).toBe(200);
     expect((await askGemini({ generationConfig: { thinkingConfig: { thinkingBudget: 0 } }, contents: turn() })).status).toBe(200);
+  });
+
+  test('signs the text of an answer without calls (streamed: an empty text part in the last chunk) and takes the turn back with or without it', async () => {
+    const ask = [{ role: 'user', parts: [{ text: 'hello' }] }];
+    const plain = await askGemini({ tools: undefined, generationConfig, contents: ask });
+    const text = plain.body.candidates[0].content.parts.at(-1);
+    expect(text).toEqual({ text: 'Echo: hello', thoughtSignature: signGeminiText('Echo: hello') });
+    const streamed = await post(`${gemini.url}/models/gemini-2.5-flash:streamGenerateContent`, { 'x-goog-api-key': SIMULATOR_KEYS.gemini }, { generationConfig, contents: ask });
+    const last = streamed.body.at(-1).candidates[0];
+    expect(last).toMatchObject({ finishReason: 'STOP', content: { parts: [{ text: '', thoughtSignature: signGeminiText('Echo: hello') }] } });
+    for (const parts of [[text], [{ text: 'Echo: hello' }]]) {
+      expect((await askGemini({ tools: undefined, generationConfig, contents: [...ask, { role: 'model', parts }, { role: 'user', parts: [{ text: 'more' }] }] })).status).toBe(200);
+    }
   });
 });

@@ -12,7 +12,7 @@ export function readBackTurn(style: string, text: string): any {
   if (style === 'chat-completions') return readChat(events);
   if (style === 'messages') return readMessages(events);
   if (style === 'generate-content') {
-    const parts = events.flatMap((chunk) => chunk.candidates?.[0]?.content?.parts ?? []).filter((part: any) => part.text !== '' || part.thought);
+    const parts = events.flatMap((chunk) => chunk.candidates?.[0]?.content?.parts ?? []).filter((part: any) => part.text !== '' || part.thought || part.thoughtSignature);
     return { candidates: [{ content: { role: 'model', parts } }] };
   }
   return events.find((event) => event.type === 'response.completed').response;

@@ -1,7 +1,16 @@
 import type { ConfigSchemaFragment } from '../types.ts';
 
-/** Bedrock's part of gateway.yaml's vendor entries: the signing region and SigV4 auth from environment variables. */
+/**
+ * Bedrock's part of gateway.yaml: the signing region and SigV4 auth from environment variables on vendor
+ * entries, and the reasoning request shape a model takes (`request.reasoning`, write-thinking.ts).
+ */
 export const bedrockConfigSchema: ConfigSchemaFragment = {
+  requestFactProperties: {
+    reasoning: {
+      description: 'bedrock: the reasoning request the model takes (claude-thinking: Claude\'s additionalModelRequestFields.thinking; nova-reasoning: Nova 2\'s additionalModelRequestFields.reasoningConfig with maxReasoningEffort; none: no reasoning field). Default: claude-thinking when the upstream id or ARN names a Claude model, else none; declare it for application inference profiles, whose ARN hides the model.',
+      enum: ['claude-thinking', 'nova-reasoning', 'none'],
+    },
+  },
   vendorProperties: {
     region: { type: 'string', pattern: '^[a-z0-9-]+$', description: "The vendor's region (bedrock: the SigV4 signing region, e.g. us-east-1)." },
   },

@@ -4,7 +4,7 @@ import type { EncodeOptions, VendorCall } from '../../translate/adapter.ts';
 import { placeCacheBreakpoints } from '../../translate/cache-control.ts';
 import type { CanonicalRequest, ContentPart, ImagePart, ReasoningPart, TextPart } from '../../translate/canonical.ts';
 import { joinTurns, parseToolArguments } from '../../translate/helpers.ts';
-import { writeConverseThinking } from './write-thinking.ts';
+import { fitConverseThinkingSampling, writeConverseThinking } from './write-thinking.ts';
 
 type Block = Record<string, unknown>;
 
@@ -37,6 +37,7 @@ export function encodeConverseRequest(client: CanonicalRequest, options: EncodeO
   if (request.parallelToolCalls === false && request.tools) policy.drop('parallelToolCalls');
   const toolConfig = writeToolConfig(request, policy);
   if (toolConfig) body.toolConfig = toolConfig;
+  fitConverseThinkingSampling(body, request, policy);
   const action = request.stream ? 'converse-stream' : 'converse';
   const accept = request.stream ? 'application/vnd.amazon.eventstream' : 'application/json';
   return { path: `/model/${encodeModelId(options.model)}/${action}`, body, headers: { accept } };

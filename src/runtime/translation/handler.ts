@@ -45,7 +45,7 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
     const request = stripForeignReasoning(decoded, origin, style === call.vendor.config.protocol);
     const wire = vendor.encodeRequest(request, {
       model: call.target.upstream, policy, defaultMaxTokens: call.model.chat.defaultMaxTokens, cache: call.model.chat.cache, maxTokensField: facts.maxTokensField,
-      reasoningBudgets: call.model.chat.reasoning, fieldNames: client.fieldNames,
+      reasoningBudgets: call.model.chat.reasoning, reasoningShape: facts.reasoning, fieldNames: client.fieldNames,
     });
     dropUnsupportedFields(wire.body, facts, policy, client.fieldNames);
     // Built before the vendor is called: once it has answered, nothing here may fail.

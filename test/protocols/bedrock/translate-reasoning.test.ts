@@ -15,9 +15,10 @@ const USER: CanonicalMessage = { role: 'user', content: [{ type: 'text', text: '
 const CALL = { type: 'tool_call' as const, id: 't1', name: 'f', arguments: '{}' };
 const RESULT: CanonicalMessage = { role: 'user', content: [{ type: 'tool_result', toolCallId: 't1', content: [{ type: 'text', text: 'ok' }] }] };
 
-function encode(request: Partial<CanonicalRequest>, model = CLAUDE, strict = false) {
+function encode(request: Partial<CanonicalRequest>, model = CLAUDE, strict = false, reasoningShape?: string) {
   const policy = createFieldPolicy(strict, { reasoning: 'reasoning_effort' });
-  const call = bedrockChat.encodeRequest({ messages: [USER], stream: false, includeUsage: false, ...request }, { model, policy, defaultMaxTokens: 4096, fieldNames: { reasoning: 'reasoning_effort' } });
+  const options = { model, policy, defaultMaxTokens: 4096, fieldNames: { reasoning: 'reasoning_effort' }, reasoningShape };
+  const call = bedrockChat.encodeRequest({ messages: [USER], stream: false, includeUsage: false, ...request }, options);
   return { body: call.body as Record<string, any>, dropped: policy.dropped };
 }
 
@@ -33,9 +34,31 @@ describe('canonical reasoning -> Converse request', () => {
     expect(body.inferenceConfig.maxTokens).toBe(maxTokens);
   });
 
+  test('the YAML\'s reasoning shape overrides the id: an application inference profile takes thinking, a Claude id declared none does not', () => {
+    const profile = 'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3';
+    const reasoning = { enabled: true, effort: 'low' } as const;
+    expect(encode({ reasoning }, profile).dropped).toEqual(['reasoning_effort']);
+    const declared = encode({ reasoning }, profile, false, 'claude-thinking');
+    expect(declared.body.additionalModelRequestFields).toEqual({ thinking: { type: 'enabled', budget_tokens: 1024 } });
+    expect(declared.dropped).toEqual([]);
+    const off = encode({ reasoning }, CLAUDE, false, 'none');
+    expect(off.body.additionalModelRequestFields).toBeUndefined();
+    expect(off.dropped).toEqual(['reasoning_effort']);
+  });
+
+  test('a model declared nova-reasoning gets reasoningConfig with the effort (a budget mapped to one), no thinking', () => {
+    const nova = 'us.amazon.nova-2-lite-v1:0';
+    expect(encode({ reasoning: { enabled: true, effort: 'high' } }, nova, false, 'nova-reasoning').body.additionalModelRequestFields).toEqual({ reasoningConfig: { type: 'enabled', maxReasoningEffort: 'high' } });
+    const budget = encode({ reasoning: { enabled: true, budgetTokens: 2000 }, temperature: 0.3 }, nova, false, 'nova-reasoning');
+    expect(budget.body.additionalModelRequestFields).toEqual({ reasoningConfig: { type: 'enabled', maxReasoningEffort: 'medium' } });
+    expect(budget.dropped).toEqual([]);
+    expect(encode({ reasoning: { enabled: false } }, nova, false, 'nova-reasoning').body.additionalModelRequestFields).toBeUndefined();
+    expect(encode({ reasoning: { enabled: true, effort: 'low' } }, nova).dropped).toEqual(['reasoning_effort']);
+  });
+
   test('temperature is dropped with thinking on; reasoning off sends nothing', () => {
-    const on = encode({ reasoning: { enabled: true, effort: 'medium' }, temperature: 0.3, topP: 0.9 });
-    expect(on.body.inferenceConfig).toEqual({ maxTokens: 4096, topP: 0.9 });
+    const on = encode({ reasoning: { enabled: true, effort: 'medium' }, temperature: 0.3, topP: 0.96 });
+    expect(on.body.inferenceConfig).toEqual({ maxTokens: 4096, topP: 0.96 });
     expect(on.dropped).toEqual(['temperature']);
     const off = encode({ reasoning: { enabled: false }, temperature: 0.3 });
     expect(off.body.additionalModelRequestFields).toBeUndefined();

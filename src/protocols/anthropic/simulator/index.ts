@@ -5,6 +5,7 @@ import { createClaudeMessage, streamClaudeMessage } from './messages.ts';
 import { readMessagesChat } from './read-chat.ts';
 import { findThinkingProblem } from '../../../simulators/find-thinking-problem.ts';
 import { countClaudeInput, planClaudeReply } from '../../../simulators/plan-claude-reply.ts';
+import { findClaudeSamplingProblem } from '../../../simulators/claude-sampling.ts';
 import { SIMULATOR_KEY } from './key.ts';
 import { readJson, sendJson, startSimServer, type SimRequest } from '../../../simulators/sim-server.ts';
 import { createIdMaker, isObject } from '../../../simulators/text.ts';
@@ -67,7 +68,9 @@ export async function startAnthropicSimulator(options: SimulatorOptions = {}): P
     if (route !== 'POST /v1/messages' && route !== 'POST /v1/messages/count_tokens') return fail(404, 'Not Found');
     const body = readJson(req.body);
     if (!isObject(body)) return fail(400, 'There was an issue with your request. Please check your JSON and try again.');
-    const problem = findProblem(body, route === 'POST /v1/messages');
+    const forced = body.tool_choice?.type === 'any' || body.tool_choice?.type === 'tool';
+    const problem = findProblem(body, route === 'POST /v1/messages')
+      ?? (route === 'POST /v1/messages' ? findClaudeSamplingProblem(body.thinking, forced, body.top_p) : undefined);
     if (problem) return fail(400, problem);
     const chat = readMessagesChat(body);
     if (route === 'POST /v1/messages/count_tokens') return sendJson(res, 200, { input_tokens: countClaudeInput(chat) }, headers);

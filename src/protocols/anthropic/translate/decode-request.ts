@@ -4,7 +4,7 @@ import type { DecodeOptions } from '../../../translate/adapter.ts';
 import { checkUnknownFields, type FieldPolicy } from '../../../translate/field-policy.ts';
 import { assertRecord, isRecord } from '../../../translate/helpers.ts';
 import { readCacheControl } from '../../../translate/cache-control.ts';
-import { bindCallSignatures, readReasoningPart } from '../../../translate/reasoning-parts.ts';
+import { bindSignatures, readReasoningPart } from '../../../translate/reasoning-parts.ts';
 import {
   createFieldError, isAbsent, quoteValue, readContentField, readList, readName, readNumberField, readObject, readOptionalObject, readRequiredString, readRole,
   readStopField, readStringField,
@@ -77,7 +77,7 @@ function readMessages(list: unknown[], system: string[], policy: FieldPolicy, ma
       system.push(readSystem(message.content, `${where}.content`, marks));
       return;
     }
-    messages.push({ role, content: bindCallSignatures(readBlocks(readContentField(message.content, `${where}.content`)!, where, policy)) });
+    messages.push({ role, content: bindSignatures(readBlocks(readContentField(message.content, `${where}.content`)!, where, policy)) });
   });
   return messages;
 }

@@ -3,7 +3,7 @@ import type { CanonicalRequest, ContentPart, ImagePart, TextPart } from '../../.
 import type { EncodeOptions, VendorCall } from '../../../translate/adapter.ts';
 import { joinTurns, parseToolArguments } from '../../../translate/helpers.ts';
 import { placeCacheBreakpoints } from '../../../translate/cache-control.ts';
-import { writeThinking } from './thinking.ts';
+import { fitThinkingSampling, writeThinking } from './thinking.ts';
 
 /**
  * Builds the messages call. `max_tokens` is required by the protocol: the client's value, else the
@@ -45,6 +45,7 @@ export function encodeAnthropicRequest(client: CanonicalRequest, options: Encode
   }
   const choice = writeToolChoice(request);
   if (choice) body.tool_choice = choice;
+  fitThinkingSampling(body, request, options.policy);
   return { path: '/v1/messages', body };
 }
 

@@ -15,6 +15,8 @@ export const anthropicChat: ChatAdapter = {
     parallelToolCalls: 'tool_choice.disable_parallel_tool_use',
     stopSequences: 'stop_sequences',
     topK: 'top_k',
+    topP: 'top_p',
+    toolChoice: 'tool_choice',
     user: 'metadata.user_id',
   },
   decodeRequest: decodeAnthropicRequest,

@@ -3,7 +3,7 @@ import type { AnswerPart, CanonicalResponse, CanonicalUsage, FinishReason, Vendo
 import type { ResponseMeta } from '../../../translate/adapter.ts';
 import { isRecord, parseVendorArguments, readNumber, withIdPrefix } from '../../../translate/helpers.ts';
 import { GatewayError } from '../../../errors.ts';
-import { writeCallSignature, writeReasoningToken } from '../../../translate/reasoning-parts.ts';
+import { writeCallSignature, writeReasoningToken, writeTextSignature } from '../../../translate/reasoning-parts.ts';
 
 const STOP_IN: Record<string, FinishReason> = {
   end_turn: 'stop',
@@ -98,10 +98,14 @@ export function decodeAnthropicResponse(body: unknown): CanonicalResponse {
 /**
  * The content blocks of one answer part. Reasoning becomes a `thinking` block (signature: the gateway's
  * token, '' when the vendor gave none) or a `redacted_thinking` block; a tool call's own signature rides
- * in a `thinking` block before its `tool_use` (reasoning-signature.ts).
+ * in a `thinking` block before its `tool_use`, a text's in one after its text (reasoning-signature.ts).
  */
 export function writeAnthropicBlocks(part: AnswerPart, origin: string | undefined): Array<Record<string, unknown>> {
-  if (part.type === 'text') return [{ type: 'text', text: part.text }];
+  if (part.type === 'text') {
+    const token = writeTextSignature(part.signature, part.origin ?? origin);
+    if (token === undefined) return [{ type: 'text', text: part.text }];
+    return [...(part.text ? [{ type: 'text', text: part.text }] : []), { type: 'thinking', thinking: '', signature: token }];
+  }
   if (part.type === 'reasoning') {
     const token = writeReasoningToken(part, origin) ?? '';
     return part.redacted !== undefined ? [{ type: 'redacted_thinking', data: token }] : [{ type: 'thinking', thinking: part.text, signature: token }];

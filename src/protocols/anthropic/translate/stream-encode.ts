@@ -27,7 +27,7 @@ function sendDelta(index: number, type: string, field: string, value: string): s
  * gateway's estimate), `content_block_start` / `text_delta` or `input_json_delta` / `content_block_stop` per block (a block
  * closes when the next one starts; reasoning as `thinking` blocks with `thinking_delta` and a
  * `signature_delta` carrying the gateway's token, redacted thinking as a whole `redacted_thinking` block,
- * a tool call's signature in a `thinking` block before its `tool_use`), then at the end `message_delta` with the stop reason and the full
+ * a tool call's signature in a `thinking` block before its `tool_use`, a text's in one after its text), then at the end `message_delta` with the stop reason and the full
  * usage (the SDK's finalMessage() needs it), and `message_stop`.
  */
 export function createAnthropicStreamEncoder(meta: ResponseMeta): StreamEncoder {
@@ -87,6 +87,8 @@ export function createAnthropicStreamEncoder(meta: ResponseMeta): StreamEncoder 
         }
         case 'reasoning_signature':
           return sign(wrapSignature({ origin: event.origin ?? meta.origin, signature: event.signature }));
+        case 'text_signature':
+          return sign(wrapSignature({ origin: event.origin ?? meta.origin, signature: event.signature, text: true }));
         case 'reasoning_redacted':
           return start() + open('signed', { type: 'redacted_thinking', data: wrapSignature({ origin: event.origin ?? meta.origin, redacted: event.data }) });
         case 'tool_call_start': {

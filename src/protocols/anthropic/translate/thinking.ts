@@ -2,11 +2,13 @@
 import type { CanonicalRequest } from '../../../translate/canonical.ts';
 import type { EncodeOptions } from '../../../translate/adapter.ts';
 import { fitThinkingBudget, getReasoningBudget } from '../../../translate/reasoning-budget.ts';
+import type { FieldPolicy } from '../../../translate/field-policy.ts';
+import { getThinkingConflicts } from '../../../translate/thinking-sampling.ts';
 
 /**
  * Sets `thinking` (and fits `max_tokens` around its budget: reasoning-budget.ts) on a messages body.
  * The protocol rejects sampling changes with thinking on, so temperature and top_k go through the
- * field policy. When the conversation's last assistant turn made tool calls without signed thinking
+ * field policy (a forced tool choice and a low top_p too: {@link fitThinkingSampling}, once the tool choice is written). When the conversation's last assistant turn made tool calls without signed thinking
  * (it came from another target and its signatures were stripped), the vendor would reject the turn:
  * thinking is left off for it and `reasoning` reported in `x-gateway-dropped-fields`.
  */
@@ -30,6 +32,20 @@ export function writeThinking(body: Record<string, unknown>, request: CanonicalR
     policy.drop('topK', 'the vendor takes no top_k with reasoning on');
     delete body.top_k;
   }
+}
+
+/**
+ * With thinking on (`body.thinking` set), a forced `tool_choice` becomes `auto` and a `top_p` under 0.95
+ * is left out, each through the field policy (thinking-sampling.ts), as the vendor refuses them.
+ */
+export function fitThinkingSampling(body: Record<string, any>, request: CanonicalRequest, policy: FieldPolicy): void {
+  if (body.thinking === undefined) return;
+  const conflicts = getThinkingConflicts(request, policy);
+  if (conflicts.toolChoice) {
+    const { name: _name, ...rest } = body.tool_choice;
+    body.tool_choice = { ...rest, type: 'auto' };
+  }
+  if (conflicts.topP) delete body.top_p;
 }
 
 /** Whether the last assistant turn has tool calls but no signed (or redacted) thinking. */

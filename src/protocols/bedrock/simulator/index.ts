@@ -8,6 +8,7 @@ import { createIdMaker, isObject } from '../../../simulators/text.ts';
 import type { Simulator, SimulatorOptions } from '../../../simulators/types.ts';
 import { SIMULATOR_KEY_ID } from '../../../simulators/keys.ts';
 import { findConverseThinkingProblem, planConverseReply } from './plan-reply.ts';
+import { findClaudeSamplingProblem } from '../../../simulators/claude-sampling.ts';
 import { verifyBedrockAuth, type BedrockSimCredentials } from './verify-auth.ts';
 import { createConverseResponse, createConverseStream, encodeStreamMessage } from './write-converse.ts';
 
@@ -59,7 +60,9 @@ export async function startBedrockSimulator(options: SimulatorOptions & { creden
     const route = /^\/model\/([^/]+)\/(converse|converse-stream)$/.exec(req.path);
     if (req.method !== 'POST' || !route) return fail('UnknownOperationException', 404, 'Not Found');
     const body = readJson(req.body);
-    const problem = findProblem(body) ?? findConverseThinkingProblem(body);
+    const choice = body?.toolConfig?.toolChoice;
+    const sampling = () => findClaudeSamplingProblem(body.additionalModelRequestFields?.thinking, isObject(choice?.any) || isObject(choice?.tool), body.inferenceConfig?.topP);
+    const problem = findProblem(body) ?? findConverseThinkingProblem(body) ?? sampling();
     if (problem) return fail('ValidationException', 400, problem);
     const reply = planConverseReply(body, nextId, cache, redactNext);
     if (reply.redacted !== undefined) redactNext = false;

@@ -3,7 +3,7 @@ import { sendJson } from '../../../simulators/sim-server.ts';
 import { createGoogleError } from './google-error.ts';
 import { formatSse, SSE_HEADERS, writeStream } from '../../../simulators/sim-stream.ts';
 import { countTokens, createEcho, createToolArgs, isObject, readText, splitPieces, truncateWords } from '../../../simulators/text.ts';
-import { planGeminiThought, readGeminiThinking, signGeminiCall } from './thinking.ts';
+import { planGeminiThought, readGeminiThinking, signGeminiCall, signGeminiText } from './thinking.ts';
 
 /** Top-level fields a GenerateContentRequest may have (proto JSON accepts lowerCamel and snake_case). */
 const KNOWN_FIELDS = new Set([
@@ -105,8 +105,9 @@ export function answerGenerate(
     candidatesTokensDetails: [{ modality: 'TEXT', tokenCount: output }],
   };
   const headers = { 'content-type': 'application/json; charset=UTF-8' };
+  const signature = thinking && calls.length === 0 ? { thoughtSignature: signGeminiText(text) } : undefined;
   if (!stream) {
-    const parts = [...lead, ...(calls.length > 0 ? calls : [{ text }])];
+    const parts = [...lead, ...(calls.length > 0 ? calls : [{ text, ...signature }])];
     const candidate = { content: { parts, role: 'model' }, finishReason, avgLogprobs: -0.1 };
     return sendJson(res, 200, { candidates: [candidate], usageMetadata: fullUsage, modelVersion: model, responseId }, headers);
   }
@@ -118,7 +119,8 @@ export function answerGenerate(
   const pieces = splitPieces(text, pacing.streamEvents);
   const chunks = [
     ...(lead.length > 0 ? [chunk(lead)] : []),
-    ...(calls.length > 0 ? [chunk(calls, finishReason)] : pieces.map((piece, i) => chunk([{ text: piece }], i === pieces.length - 1 ? finishReason : undefined))),
+    ...(calls.length > 0 ? [chunk(calls, finishReason)] : pieces.map((piece, i) => chunk([{ text: piece }], i === pieces.length - 1 && !signature ? finishReason : undefined))),
+    ...(calls.length === 0 && signature ? [chunk([{ text: '', ...signature }], finishReason)] : []),
   ];
   if (!sse) return sendJson(res, 200, chunks, headers);
   const paced = chunks.map((c) => formatSse(JSON.stringify(c), undefined, '\r\n'));

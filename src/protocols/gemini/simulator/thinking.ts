@@ -5,7 +5,8 @@
  * is set. A request whose current turn (the model turns after the last user text) has a function call
  * without its signature is refused with 400 INVALID_ARGUMENT, as the API does; the documented
  * placeholders for calls made elsewhere (`skip_thought_signature_validator`,
- * `context_engineering_is_the_way_to_go`) pass.
+ * `context_engineering_is_the_way_to_go`) pass. An answer without function calls signs its text
+ * (non-streamed on the text part, streamed on an empty text part in the last chunk, as documented).
  */
 import { createHash } from 'node:crypto';
 import { createGoogleError } from './google-error.ts';
@@ -29,6 +30,14 @@ export function readGeminiThinking(body: Record<string, any>): GeminiThinking | 
 /** The signature the simulator gives a call of function `name` (and checks on the way back). */
 export function signGeminiCall(name: string): string {
   return createHash('sha256').update(`sim-gemini-call:${name}`).digest('base64');
+}
+
+/**
+ * The signature the simulator gives an answer's text (the documented signature "inside the last part"
+ * of a response without a function call). Sending it back is recommended, not required: not checked.
+ */
+export function signGeminiText(text: string): string {
+  return createHash('sha256').update(`sim-gemini-text:${text}`).digest('base64');
 }
 
 /** The error body of a current-turn function call without a valid signature, else undefined. */

@@ -9,8 +9,7 @@ import {
 } from '../../../translate/read-field.ts';
 import { fromGeminiSchema } from './schema.ts';
 import { readCamelKeys } from './keys.ts';
-import { bindCallSignatures, readReasoningPart } from '../../../translate/reasoning-parts.ts';
-import { readSignature } from '../../../translate/reasoning-signature.ts';
+import { bindSignatures, readReasoningPart, readSignedFields } from '../../../translate/reasoning-parts.ts';
 
 const KNOWN = new Set(['model', 'contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig']);
 const BOOKKEEPING = new Set(['safetySettings', 'labels']);
@@ -103,7 +102,7 @@ function readContents(contents: unknown[], policy: FieldPolicy): CanonicalMessag
       const at = `contents[${i}].parts[${j}]`;
       readPart(readCamelKeys(readObject(raw, at)), at, parts, ids, policy);
     });
-    messages.push({ role: role === 'model' ? 'assistant' : 'user', content: bindCallSignatures(parts) });
+    messages.push({ role: role === 'model' ? 'assistant' : 'user', content: bindSignatures(parts) });
   });
   return messages;
 }
@@ -120,7 +119,8 @@ function readPart(part: Record<string, any>, at: string, parts: ContentPart[], i
     return;
   }
   if (part.text !== undefined) {
-    parts.push({ type: 'text', text: readRequiredString(part.text, `${at}.text`) });
+    const signed = readSignedFields(readStringField(part.thoughtSignature, `${at}.thoughtSignature`));
+    parts.push({ type: 'text', text: readRequiredString(part.text, `${at}.text`), ...signed });
   } else if (isRecord(part.inlineData)) {
     const data = readCamelKeys(part.inlineData);
     const mimeType = readName(data.mimeType, `${at}.inlineData.mimeType`);
@@ -135,12 +135,8 @@ function readPart(part: Record<string, any>, at: string, parts: ContentPart[], i
     const call = part.functionCall;
     const name = readName(call.name, `${at}.functionCall.name`);
     const args = isAbsent(call.args) ? {} : readObject(call.args, `${at}.functionCall.args`);
-    const signature = readStringField(part.thoughtSignature, `${at}.thoughtSignature`);
-    const token = signature ? readSignature(signature) : {};
-    parts.push({
-      type: 'tool_call', id: ids.forCall(name, readStringField(call.id, `${at}.functionCall.id`)), name, arguments: JSON.stringify(args),
-      ...(token.signature === undefined ? {} : { signature: token.signature }), ...(token.origin === undefined ? {} : { origin: token.origin }),
-    });
+    const signed = readSignedFields(readStringField(part.thoughtSignature, `${at}.thoughtSignature`));
+    parts.push({ type: 'tool_call', id: ids.forCall(name, readStringField(call.id, `${at}.functionCall.id`)), name, arguments: JSON.stringify(args), ...signed });
   } else if (isRecord(part.functionResponse)) {
     const result = part.functionResponse;
     const name = readName(result.name, `${at}.functionResponse.name`);

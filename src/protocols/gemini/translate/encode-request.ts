@@ -7,6 +7,7 @@ import { GatewayError } from '../../../errors.ts';
 import { guessImageType, isRecord, parseToolArguments } from '../../../translate/helpers.ts';
 import { toGeminiSchema } from './schema.ts';
 import { writeThinkingConfig } from './thinking.ts';
+import { writeTextPart } from './response.ts';
 
 /**
  * Builds the generate-content call: `/models/{model}:generateContent`, or
@@ -18,7 +19,7 @@ import { writeThinkingConfig } from './thinking.ts';
  * `{error: ...}` for a failed call). Image URLs become `fileData` with a media type guessed from the
  * extension. The protocol rejects unknown fields, so nothing else is sent. With reasoning on, a function
  * call carries its `thoughtSignature`, or (made elsewhere, its signature stripped) the documented
- * `skip_thought_signature_validator`.
+ * `skip_thought_signature_validator`; a text signed by this target carries its `thoughtSignature` again.
  */
 export function encodeGeminiRequest(request: CanonicalRequest, options: EncodeOptions): VendorCall {
   const { policy } = options;
@@ -90,7 +91,8 @@ const SKIP_SIGNATURE = 'skip_thought_signature_validator';
 function writePart(part: ContentPart, names: Map<string, string>, policy: FieldPolicy, reasoning: boolean): Record<string, unknown> | undefined {
   switch (part.type) {
     case 'text':
-      return part.text ? { text: part.text } : undefined;
+      // A text's signature goes back on the text (by the protocol's documentation, on the same part).
+      return part.text || part.signature !== undefined ? writeTextPart(part.text, part.signature) : undefined;
     case 'image':
       return part.source.kind === 'base64'
         ? { inlineData: { mimeType: part.source.mediaType, data: part.source.data } }

@@ -11,6 +11,8 @@ export const geminiChat: ChatAdapter = {
     reasoning: 'generationConfig.thinkingConfig.thinkingBudget',
     messages: 'contents',
     topK: 'generationConfig.topK',
+    topP: 'generationConfig.topP',
+    toolChoice: 'toolConfig.functionCallingConfig',
     seed: 'generationConfig.seed',
     presencePenalty: 'generationConfig.presencePenalty',
     frequencyPenalty: 'generationConfig.frequencyPenalty',

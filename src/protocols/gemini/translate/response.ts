@@ -60,7 +60,8 @@ export function writeGeminiUsage(usage: CanonicalUsage): Record<string, unknown>
 /**
  * Reads the parts of a candidate: text, thoughts (`thought: true`) as reasoning, and function calls (ids
  * made when absent) with their `thoughtSignature`. A signature on a thought is the reasoning's; one on
- * a plain text part (optional to send back, by the protocol's documentation) is left out.
+ * a plain text part (optional to send back, by the protocol's documentation) is the text's: an empty
+ * text part carrying one signs the text before it.
  */
 export function readGeminiParts(parts: unknown): AnswerPart[] {
   const out: AnswerPart[] = [];
@@ -72,7 +73,7 @@ export function readGeminiParts(parts: unknown): AnswerPart[] {
       out.push({ type: 'reasoning', text: typeof part.text === 'string' ? part.text : '', ...(signature ? { signature } : {}) });
       continue;
     }
-    if (typeof part.text === 'string' && part.text) out.push({ type: 'text', text: part.text });
+    if (typeof part.text === 'string' && (part.text || signature)) readTextPart(out, part.text, signature);
     if (isRecord(part.functionCall)) {
       const call = part.functionCall;
       out.push({
@@ -85,6 +86,12 @@ export function readGeminiParts(parts: unknown): AnswerPart[] {
     }
   }
   return out;
+}
+
+function readTextPart(out: AnswerPart[], text: string, signature: string | undefined): void {
+  const last = out[out.length - 1];
+  if (!text && last?.type === 'text' && last.signature === undefined) out[out.length - 1] = { ...last, signature };
+  else out.push({ type: 'text', text, ...(signature ? { signature } : {}) });
 }
 
 /** Reads a generate-content response (first candidate) into the canonical shape. */
@@ -108,11 +115,11 @@ export function decodeGeminiResponse(body: unknown): CanonicalResponse {
 /**
  * The `parts` of a canonical answer: function calls carry their ids (so a client can answer them) and
  * their signature token as `thoughtSignature`; reasoning is a thought part (its token, if any, as its
- * `thoughtSignature`).
+ * `thoughtSignature`); a signed text carries its token as `thoughtSignature` too.
  */
 export function writeGeminiParts(content: AnswerPart[], origin?: string): unknown[] {
   return content.map((part) => {
-    if (part.type === 'text') return { text: part.text };
+    if (part.type === 'text') return writeTextPart(part.text, writeCallSignature(part.signature, part.origin ?? origin));
     if (part.type === 'reasoning') {
       const token = writeReasoningToken(part, origin);
       return { text: part.text, thought: true, ...(token === undefined ? {} : { thoughtSignature: token }) };
@@ -120,6 +127,11 @@ export function writeGeminiParts(content: AnswerPart[], origin?: string): unknow
     const token = writeCallSignature(part.signature, part.origin ?? origin);
     return { functionCall: { id: part.id, name: part.name, args: parseVendorArguments(part.arguments) }, ...(token === undefined ? {} : { thoughtSignature: token }) };
   });
+}
+
+/** A text part with its signature token, if any. */
+export function writeTextPart(text: string, token: string | undefined): Record<string, unknown> {
+  return token === undefined ? { text } : { text, thoughtSignature: token };
 }
 
 /** Writes a canonical answer as a generate-content response. */

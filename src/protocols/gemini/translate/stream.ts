@@ -7,7 +7,7 @@ import type { ResponseMeta, StreamDecoder, StreamEncoder } from '../../../transl
 import { isRecord, parseStreamEvent, parseVendorArguments } from '../../../translate/helpers.ts';
 import { wrapSignature } from '../../../translate/reasoning-signature.ts';
 import { writeCallSignature } from '../../../translate/reasoning-parts.ts';
-import { decodeGeminiError, readGeminiFinish, readGeminiParts, readGeminiUsage, writeGeminiFinish, writeGeminiUsage } from './response.ts';
+import { decodeGeminiError, readGeminiFinish, readGeminiParts, readGeminiUsage, writeGeminiFinish, writeGeminiUsage, writeTextPart } from './response.ts';
 
 /**
  * Decodes a generate-content stream: each `data:` chunk holds new text or whole function calls and the
@@ -32,7 +32,8 @@ export function createGeminiStreamDecoder(): StreamDecoder {
       const candidate = Array.isArray(chunk.candidates) && isRecord(chunk.candidates[0]) ? chunk.candidates[0] : undefined;
       for (const part of readGeminiParts(candidate?.content?.parts)) {
         if (part.type === 'text') {
-          out.push({ type: 'text', text: part.text });
+          if (part.text) out.push({ type: 'text', text: part.text });
+          if (part.signature) out.push({ type: 'text_signature', signature: part.signature });
           continue;
         }
         if (part.type === 'reasoning') {
@@ -67,7 +68,8 @@ function parseChunk(data: string): Record<string, any> {
  * are sent whole once their arguments are complete (at the next text, or at the end), each in its own
  * chunk; their argument fragments are kept per call index, so interleaved fragments still assemble.
  * Thoughts are thought parts; a signature is a thought part of its own carrying `thoughtSignature` (a
- * call's signature rides on its function call part). One chunk is held back so that the last chunk carries the last content together with `finishReason`
+ * call's signature rides on its function call part, a text's on an empty text part after it, as the
+ * protocol streams it). One chunk is held back so that the last chunk carries the last content together with `finishReason`
  * and the final `usageMetadata`.
  */
 export function createGeminiStreamEncoder(meta: ResponseMeta): StreamEncoder {
@@ -109,6 +111,8 @@ export function createGeminiStreamEncoder(meta: ResponseMeta): StreamEncoder {
       switch (event.type) {
         case 'text':
           return flushTools() + hold([{ text: event.text }]);
+        case 'text_signature':
+          return flushTools() + hold([writeTextPart('', writeCallSignature(event.signature, event.origin ?? meta.origin))]);
         case 'reasoning':
           return flushTools() + hold([{ text: event.text, thought: true }]);
         case 'reasoning_signature':

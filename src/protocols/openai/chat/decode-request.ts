@@ -5,7 +5,7 @@ import { checkUnknownFields, type FieldPolicy } from '../../../translate/field-p
 import { assertRecord, isRecord, readImageUrl } from '../../../translate/helpers.ts';
 import { readCacheControl } from '../../../translate/cache-control.ts';
 import { readReasoningEffort } from '../../../translate/reasoning-budget.ts';
-import { readAssistantReasoning, readCallSignature } from './reasoning.ts';
+import { readAssistantReasoning, readExtraSignature } from './reasoning.ts';
 import {
   isAbsent, quoteValue, readContentField, readList, readName, readNumberField, readObject, readRequiredString, readRole, readStopField, readStringField,
 } from '../../../translate/read-field.ts';
@@ -148,7 +148,8 @@ function readAssistantParts(message: Record<string, any>, where: string, policy:
   const parts: ContentPart[] = readAssistantReasoning(message, where);
   const content = readContentField(message.content, `${where}.content`, true);
   const text = (content === undefined ? '' : readText(content)) || (readStringField(message.refusal, `${where}.refusal`) ?? '');
-  if (text) parts.push({ type: 'text', text });
+  const signed = readExtraSignature(message, where);
+  if (text || signed.signature !== undefined) parts.push({ type: 'text', text, ...signed });
   readList(message.tool_calls, `${where}.tool_calls`)?.forEach((item: unknown, j: number) => {
     const at = `${where}.tool_calls[${j}]`;
     const call = readObject(item, at);
@@ -163,7 +164,7 @@ function readAssistantParts(message: Record<string, any>, where: string, policy:
       id: readStringField(call.id, `${at}.id`) ?? '',
       name: readName(fn.name, `${at}.function.name`),
       arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
-      ...readCallSignature(call, at),
+      ...readExtraSignature(call, at),
     });
   });
   if (message.function_call) policy.drop(`${where}.function_call`, 'use tool_calls');

@@ -6,13 +6,15 @@ import { getImageUrl } from '../../../translate/helpers.ts';
 import { dropCacheControl } from '../../../translate/cache-control.ts';
 import { getReasoningEffort } from '../../../translate/reasoning-budget.ts';
 import { writeCallExtra } from './reasoning.ts';
+import { findSignedText } from '../../../translate/reasoning-parts.ts';
 
 /**
  * Builds the chat-completions call. The output limit is sent as `max_completion_tokens` (the current
  * name; the older `max_tokens` is refused by reasoning models). Streaming always asks for the final
  * usage chunk so the gateway can count tokens. Reasoning is asked by `reasoning_effort` (a budget becomes
  * the smallest effort that covers it); earlier reasoning is not sent back (compatible vendors reject
- * `reasoning_content` in input), only a tool call's own signature as `extra_content.google.thought_signature`.
+ * `reasoning_content` in input), only a tool call's (or a text's, on its message) own signature as
+ * `extra_content.google.thought_signature`.
  */
 export function encodeOpenAIChatRequest(request: CanonicalRequest, options: EncodeOptions): VendorCall {
   const { policy } = options;
@@ -69,6 +71,7 @@ function writeAssistant(message: CanonicalMessage): unknown {
   const text = message.content.filter((part) => part.type === 'text').map((part) => part.text).join('');
   const calls = message.content.filter((part) => part.type === 'tool_call');
   const out: Record<string, unknown> = { role: 'assistant', content: text || null };
+  Object.assign(out, writeCallExtra(findSignedText(message.content)?.signature));
   if (calls.length > 0) {
     out.tool_calls = calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments }, ...writeCallExtra(call.signature) }));
   }

@@ -11,6 +11,8 @@ export const openAIChatAdapter: ChatAdapter = {
     reasoning: 'reasoning_effort',
     messages: 'messages',
     topK: 'top_k',
+    topP: 'top_p',
+    toolChoice: 'tool_choice',
     seed: 'seed',
     presencePenalty: 'presence_penalty',
     frequencyPenalty: 'frequency_penalty',

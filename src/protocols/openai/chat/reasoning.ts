@@ -3,14 +3,13 @@
  * own; the de-facto extensions are used: `reasoning_content` (thinking text, as OpenAI-compatible
  * vendors send it), `thinking_blocks` (a list of `{type: "thinking", thinking, signature}` and
  * `{type: "redacted_thinking", data}` carrying the gateway's signature tokens), and on a tool call
- * Google's `extra_content.google.thought_signature`. A client that appends the assistant message it
+ * Google's `extra_content.google.thought_signature` (on the message: its text's signature). A client that appends the assistant message it
  * received sends all three back.
  */
 import type { AnswerPart, ContentPart, ReasoningPart, ToolCallPart } from '../../../translate/canonical.ts';
 import { isRecord } from '../../../translate/helpers.ts';
 import { readList, readObject, readStringField } from '../../../translate/read-field.ts';
-import { readReasoningPart, writeCallSignature, writeReasoningToken } from '../../../translate/reasoning-parts.ts';
-import { readSignature } from '../../../translate/reasoning-signature.ts';
+import { findSignedText, readReasoningPart, readSignedFields, writeCallSignature, writeReasoningToken, writeTextSignature } from '../../../translate/reasoning-parts.ts';
 
 /** The reasoning parts of an assistant message a client sent: its `thinking_blocks`, else its `reasoning_content`. */
 export function readAssistantReasoning(message: Record<string, any>, where: string): ContentPart[] {
@@ -27,13 +26,13 @@ export function readAssistantReasoning(message: Record<string, any>, where: stri
   return text ? [{ type: 'reasoning', text }] : [];
 }
 
-/** The signature (and its origin) of a tool call a client sent back, from `extra_content.google.thought_signature`. */
-export function readCallSignature(call: Record<string, any>, at: string): Pick<ToolCallPart, 'signature' | 'origin'> {
+/**
+ * The signature (and its origin) of a tool call or a message (its text's) a client sent back, from
+ * `extra_content.google.thought_signature`.
+ */
+export function readExtraSignature(call: Record<string, any>, at: string): Pick<ToolCallPart, 'signature' | 'origin'> {
   const google = isRecord(call.extra_content) && isRecord(call.extra_content.google) ? call.extra_content.google : undefined;
-  const value = readStringField(google?.thought_signature, `${at}.extra_content.google.thought_signature`);
-  if (!value) return {};
-  const token = readSignature(value);
-  return { ...(token.signature === undefined ? {} : { signature: token.signature }), ...(token.origin === undefined ? {} : { origin: token.origin }) };
+  return readSignedFields(readStringField(google?.thought_signature, `${at}.extra_content.google.thought_signature`));
 }
 
 /** `extra_content` of a tool call with a signature (the vendor's own value, or a client's token). */
@@ -41,8 +40,13 @@ export function writeCallExtra(signature: string | undefined): Record<string, un
   return signature === undefined ? {} : { extra_content: { google: { thought_signature: signature } } };
 }
 
-/** Sets `reasoning_content` and `thinking_blocks` of an answer's message, and each call's signature token. */
+/**
+ * Sets `reasoning_content` and `thinking_blocks` of an answer's message, and its text's signature token
+ * as the message's `extra_content`.
+ */
 export function writeMessageReasoning(message: Record<string, unknown>, content: AnswerPart[], origin: string | undefined): void {
+  const signed = findSignedText(content);
+  if (signed) Object.assign(message, writeCallExtra(writeTextSignature(signed.signature, signed.origin ?? origin)));
   const reasoning = content.filter((part): part is ReasoningPart => part.type === 'reasoning');
   const text = reasoning.map((part) => part.text).join('');
   if (text) message.reasoning_content = text;

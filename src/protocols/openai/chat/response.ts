@@ -53,7 +53,10 @@ export function readReasoningText(message: Record<string, any>): string {
   return typeof message.reasoning === 'string' ? message.reasoning : '';
 }
 
-/** A vendor's signature on a tool call (`extra_content.google.thought_signature`, Google's compatible mode). */
+/**
+ * A vendor's signature on a tool call, or on a message or delta (its text's): `extra_content.google.thought_signature`,
+ * Google's compatible mode.
+ */
 export function readVendorCallSignature(call: Record<string, any>): string | undefined {
   const value = isRecord(call.extra_content) && isRecord(call.extra_content.google) ? call.extra_content.google.thought_signature : undefined;
   return typeof value === 'string' && value ? value : undefined;
@@ -70,7 +73,8 @@ export function decodeOpenAIChatResponse(body: unknown): CanonicalResponse {
   const reasoning = readReasoningText(message);
   if (reasoning) content.push({ type: 'reasoning', text: reasoning });
   const text = typeof message.content === 'string' ? message.content : typeof message.refusal === 'string' ? message.refusal : '';
-  if (text) content.push({ type: 'text', text });
+  const signature = readVendorCallSignature(message);
+  if (text || signature) content.push({ type: 'text', text, ...(signature ? { signature } : {}) });
   if (Array.isArray(message.tool_calls)) {
     for (const call of message.tool_calls) {
       if (!isRecord(call) || !isRecord(call.function)) continue;

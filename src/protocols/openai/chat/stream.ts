@@ -6,9 +6,10 @@ import { mergeUsage } from '../../../translate/canonical.ts';
 import type { ResponseMeta, StreamDecoder, StreamEncoder } from '../../../translate/adapter.ts';
 import { isRecord, parseStreamEvent, withIdPrefix } from '../../../translate/helpers.ts';
 import { decodeOpenAIError, readOpenAIFinish, readOpenAIUsage, readReasoningText, readVendorCallSignature, writeOpenAIFinish, writeOpenAIUsage } from './response.ts';
-import { writeClientCallExtra, writeThinkingBlock } from './reasoning.ts';
+import { writeCallExtra, writeClientCallExtra, writeThinkingBlock } from './reasoning.ts';
 import { readTextChunk, readTextChunkHead } from './read-text-chunk.ts';
 import { NO_EVENTS } from '../../../translate/stream-text.ts';
+import { writeTextSignature } from '../../../translate/reasoning-parts.ts';
 
 /**
  * Decodes a chat-completions stream: `data:` chunks, `tool_calls[index]` deltas (the first delta of an
@@ -54,6 +55,8 @@ function readChoice(choice: Record<string, any>, toolIndexes: Map<number, number
   if (reasoning) out.push({ type: 'reasoning', text: reasoning });
   const text = typeof delta.content === 'string' ? delta.content : typeof delta.refusal === 'string' ? delta.refusal : '';
   if (text) out.push({ type: 'text', text });
+  const signature = readVendorCallSignature(delta);
+  if (signature) out.push({ type: 'text_signature', signature });
   if (Array.isArray(delta.tool_calls)) {
     delta.tool_calls.forEach((call: unknown, position: number) => {
       if (!isRecord(call)) return;
@@ -77,7 +80,8 @@ function readChoice(choice: Record<string, any>, toolIndexes: Map<number, number
  * deltas, a finish chunk, then (when the client set `stream_options.include_usage`) a usage chunk with
  * empty `choices`, and `data: [DONE]`. Reasoning text goes in `reasoning_content` deltas; at each
  * signature (or redacted block) a delta carries the whole `thinking_blocks` list so far (the SDK keeps
- * the last value of a field it does not know); a call's signature token comes whole in its first delta.
+ * the last value of a field it does not know); a call's signature token comes whole in its first delta,
+ * a text's in a delta of its own (`extra_content`, as Google's compatible mode sends it).
  */
 export function createOpenAIChatStreamEncoder(meta: ResponseMeta, request: CanonicalRequest): StreamEncoder {
   const id = withIdPrefix('chatcmpl-', meta.id);
@@ -111,6 +115,8 @@ export function createOpenAIChatStreamEncoder(meta: ResponseMeta, request: Canon
           return start();
         case 'text':
           return start() + textChunk(event.text);
+        case 'text_signature':
+          return start() + chunk(writeCallExtra(writeTextSignature(event.signature, event.origin ?? meta.origin)));
         case 'reasoning':
           thinking += event.text;
           return start() + chunk({ reasoning_content: event.text });

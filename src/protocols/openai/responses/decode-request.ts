@@ -8,7 +8,7 @@ import {
   createFieldError, isAbsent, quoteValue, readContentField, readList, readName, readNumberField, readObject, readOptionalObject,
   readRequiredString, readRole, readStringField,
 } from '../../../translate/read-field.ts';
-import { bindCallSignatures, readReasoningPart } from '../../../translate/reasoning-parts.ts';
+import { bindSignatures, readReasoningPart } from '../../../translate/reasoning-parts.ts';
 import { readReasoningEffort } from '../../../translate/reasoning-budget.ts';
 import { readSamplingFields } from '../read-sampling-fields.ts';
 
@@ -93,7 +93,7 @@ function readInput(input: unknown, system: string[], policy: FieldPolicy): Canon
       policy.drop(at, `${quoteValue(type)} items have no equivalent`);
     }
   });
-  for (const message of messages) if (message.role === 'assistant') message.content = bindCallSignatures(message.content);
+  for (const message of messages) if (message.role === 'assistant') message.content = bindSignatures(message.content);
   return messages;
 }
 

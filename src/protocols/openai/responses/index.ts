@@ -12,6 +12,8 @@ export const responsesAdapter: ClientAdapter = {
     responseFormat: 'text.format',
     parallelToolCalls: 'parallel_tool_calls',
     user: 'user',
+    topP: 'top_p',
+    toolChoice: 'tool_choice',
   },
   decodeRequest: decodeResponsesRequest,
   encodeResponse: encodeResponsesResponse,

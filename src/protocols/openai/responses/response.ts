@@ -3,7 +3,7 @@ import type { CanonicalRequest, CanonicalResponse, CanonicalUsage, FinishReason 
 import { getTotalTokens } from '../../../translate/canonical.ts';
 import type { ResponseMeta } from '../../../translate/adapter.ts';
 import { withIdPrefix } from '../../../translate/helpers.ts';
-import { writeCallSignature, writeReasoningToken } from '../../../translate/reasoning-parts.ts';
+import { writeCallSignature, writeReasoningToken, writeTextSignature } from '../../../translate/reasoning-parts.ts';
 
 /** A responses-style output item (message or function call). */
 export type OutputItem = Record<string, any>;
@@ -95,7 +95,10 @@ export function createSummaryPart(text: string): Record<string, unknown> {
   return { type: 'summary_text', text };
 }
 
-/** Writes a canonical answer as a responses-style response (text runs become message items). */
+/**
+ * Writes a canonical answer as a responses-style response (text runs become message items; a signed
+ * text's token is a reasoning item of its own after its message).
+ */
 export function encodeResponsesResponse(response: CanonicalResponse, meta: ResponseMeta, request: CanonicalRequest): unknown {
   const output: OutputItem[] = [];
   let text: string | undefined;
@@ -104,8 +107,13 @@ export function encodeResponsesResponse(response: CanonicalResponse, meta: Respo
     text = undefined;
   };
   for (const part of response.content) {
-    if (part.type === 'text') text = (text ?? '') + part.text;
-    else if (part.type === 'reasoning') {
+    if (part.type === 'text') {
+      text = (text ?? '') + part.text;
+      const token = writeTextSignature(part.signature, part.origin ?? meta.origin);
+      if (token === undefined) continue;
+      flush();
+      output.push(createReasoningItem(withIdPrefix('rs_', `${meta.id}_${output.length}`), undefined, token));
+    } else if (part.type === 'reasoning') {
       flush();
       output.push(createReasoningItem(withIdPrefix('rs_', `${meta.id}_${output.length}`), part.text, writeReasoningToken(part, meta.origin)));
     } else {

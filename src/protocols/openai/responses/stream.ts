@@ -23,7 +23,7 @@ interface OpenItem {
  * `output_item.added` (+ `content_part.added` for a message), `output_text.delta` or
  * `function_call_arguments.delta` (a reasoning item: `reasoning_summary_part.added`,
  * `reasoning_summary_text.delta`; its signature token, once known, in the item's `encrypted_content`;
- * a call's signature in a reasoning item of its own before the call), the matching `.done` events and `output_item.done`, and finally
+ * a call's signature in a reasoning item of its own before the call, a text's in one after its message), the matching `.done` events and `output_item.done`, and finally
  * `response.completed` (or `response.incomplete`) with the whole response and usage. Every event has
  * its `event:` line and a monotonic `sequence_number`.
  */
@@ -105,6 +105,8 @@ export function createResponsesStreamEncoder(meta: ResponseMeta, request: Canoni
           return seal(wrapSignature({ origin: event.origin ?? meta.origin, signature: event.signature }));
         case 'reasoning_redacted':
           return openReasoning(false) + seal(wrapSignature({ origin: event.origin ?? meta.origin, redacted: event.data }));
+        case 'text_signature':
+          return openReasoning(false) + seal(wrapSignature({ origin: event.origin ?? meta.origin, signature: event.signature, text: true }));
         case 'usage':
           usage = mergeUsage(usage, event.usage);
           return '';
