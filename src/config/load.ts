@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { LineCounter, isNode, isScalar, parseDocument, visit, type Document } from 'yaml';
+import { readPlainYaml } from './read-plain-yaml.ts';
 
 /** A config problem with its place in the file, printed as `file:line:col: message`. */
 export interface Problem {
@@ -18,8 +19,21 @@ export interface LoadedConfig {
   locate(path: readonly (string | number)[]): { line: number; col: number };
 }
 
-/** Parses YAML text, keeping line and column of every node for error messages. */
+/**
+ * Parses YAML text; the line and column of a node are found when a problem asks for them. Plain text (no
+ * anchors, tags or merge keys) that js-yaml reads without a problem is read by it; the rest by yaml's
+ * document API, which places every problem.
+ */
 export function parseConfig(text: string, file = 'gateway.yaml'): LoadedConfig {
+  const value = readPlainYaml(text);
+  if (value === undefined) return parseConfigDocument(text, file);
+  let placed: LoadedConfig | undefined;
+  const locate = (path: readonly (string | number)[]) => (placed ??= parseConfigDocument(text, file)).locate(path);
+  return { file, value, problems: [], locate };
+}
+
+/** Parses YAML text with yaml's document API, keeping line and column of every node for error messages. */
+function parseConfigDocument(text: string, file: string): LoadedConfig {
   const lineCounter = new LineCounter();
   // yaml's own uniqueKeys check is quadratic in a map's size (seconds for 10,000 models): keys are
   // checked below with a set per map instead.

@@ -1,8 +1,8 @@
 /** Bedrock request auth: AWS Signature V4 over each call, with credentials read at start or reload. */
-import { Sha256 } from '@aws-crypto/sha256-js';
-import { SignatureV4 } from '@smithy/signature-v4';
+import type { SignatureV4 } from '@smithy/signature-v4';
 import type { VendorEntry } from '../../config/types.ts';
 import type { SignableRequest, VendorSigner } from '../types.ts';
+import { loadAwsPackages } from './load-aws-packages.ts';
 
 /** The signing name of the Bedrock runtime API. */
 export const BEDROCK_SIGNING_SERVICE = 'bedrock';
@@ -25,6 +25,7 @@ export function createBedrockSigner(vendor: VendorEntry, env: NodeJS.ProcessEnv)
   const secretAccessKey = env[auth.env];
   const sessionToken = auth.tokenEnv ? env[auth.tokenEnv] : undefined;
   if (!accessKeyId || !secretAccessKey) return undefined;
+  const { SignatureV4, Sha256 } = loadAwsPackages();
   const signer = new SignatureV4({
     service: BEDROCK_SIGNING_SERVICE,
     region: getVendorRegion(vendor),

@@ -1,8 +1,8 @@
 /** The binary AWS event stream (`application/vnd.amazon.eventstream`) framed into events for a decoder. */
-import { EventStreamCodec, type Message } from '@smithy/eventstream-codec';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import type { EventStreamCodec, Message } from '@smithy/eventstream-codec';
 import { GatewayError } from '../../errors.ts';
 import type { SseEvent, SseParser } from '../../sse/parse.ts';
+import { loadAwsPackages } from './load-aws-packages.ts';
 
 /** A message is at most 16 MiB (the framing's own limit is far above what Converse sends). */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -16,7 +16,8 @@ const MIN_MESSAGE_BYTES = 16;
  * an error message as `error:<:error-code>` with `{"message": ...}`. Malformed framing throws 502.
  */
 export function createEventStreamParser(onEvent: (event: SseEvent) => void): SseParser {
-  const codec = new EventStreamCodec(toUtf8, fromUtf8);
+  const { EventStreamCodec: Codec, toUtf8, fromUtf8 } = loadAwsPackages();
+  const codec = new Codec(toUtf8, fromUtf8);
   let pending: Buffer = Buffer.alloc(0);
   return {
     stray: '',
@@ -29,7 +30,7 @@ export function createEventStreamParser(onEvent: (event: SseEvent) => void): Sse
         if (pending.length < total) return;
         const message = decodeMessage(codec, pending.subarray(0, total));
         pending = pending.subarray(total);
-        onEvent(toEvent(message));
+        onEvent(toEvent(message, toUtf8));
       }
     },
     end(): void {
@@ -55,7 +56,7 @@ function readHeader(message: Message, name: string): string {
   return header && header.type === 'string' ? header.value : '';
 }
 
-function toEvent(message: Message): SseEvent {
+function toEvent(message: Message, toUtf8: (bytes: Uint8Array) => string): SseEvent {
   const kind = readHeader(message, ':message-type');
   const data = toUtf8(message.body);
   if (kind === 'exception') return { event: `exception:${readHeader(message, ':exception-type')}`, data };
