@@ -83,19 +83,23 @@ function expectVendorRequest(record: Received, upstream: string): void {
 
 const estimateOutput = (bytes: number) => Math.ceil(bytes / STREAM_BYTES_PER_TOKEN);
 
+/** Streams `model` to its end: the text the client read (a 200) and the request's usage event. */
+async function streamWhole(model: string) {
+  received.length = 0;
+  const event = gw.nextEvent();
+  const response = await sendMessages(model);
+  expect(response.status).toBe(200);
+  return { text: await response.text(), usage: await event };
+}
+
 describe('a request that fails after its vendor reported part of its usage', () => {
   it('cut by the vendor after message_start: logged 200 with an in-stream error, the reported input kept and the output estimated from the bytes streamed', async () => {
-    received.length = 0;
-    const event = gw.nextEvent();
-    const response = await sendMessages('partial-cut');
-    expect(response.status).toBe(200);
-    const text = await response.text();
+    const { text, usage } = await streamWhole('partial-cut');
     // What the vendor sent reached the client, then the gateway's error event in the Anthropic shape.
     const errorAt = text.indexOf('event: error\n');
     expect(errorAt).toBeGreaterThan(0);
     expect(text.slice(0, errorAt)).toContain('"text":"Hello"');
     expect(JSON.parse(text.slice(errorAt).split('data: ')[1])).toMatchObject({ type: 'error', error: { type: 'api_error' } });
-    const usage = await event;
     expect(usage).toMatchObject({ status: 200, model: 'partial-cut', vendorCalls: 1 });
     // Only the bytes before the error event were streamed from the vendor's answer.
     const output = estimateOutput(errorAt);
@@ -131,14 +135,9 @@ describe('a request that fails after its vendor reported part of its usage', () 
 
 describe('a stream that finishes', () => {
   it("keeps the vendor's counts, not an estimate, though its bytes would estimate more output", async () => {
-    received.length = 0;
-    const event = gw.nextEvent();
-    const response = await sendMessages('partial-finish');
-    expect(response.status).toBe(200);
-    const text = await response.text();
+    const { text, usage } = await streamWhole('partial-finish');
     expect(text).toContain('event: message_stop');
     expect(estimateOutput(Buffer.byteLength(text))).toBeGreaterThan(6);
-    const usage = await event;
     expect(usage).toMatchObject({ status: 200, model: 'partial-finish', vendorCalls: 1 });
     expect(usage.error).toBeUndefined();
     expect(usage.usage).toMatchObject({ inputTokens: 11, outputTokens: 6, totalTokens: 17 });
