@@ -38,6 +38,7 @@ const SETS = {
       'test/runtime/secrets*.test.ts',
       'test/runtime/check-request-head*.test.ts',
       'test/runtime/json-bytes*.test.ts',
+      'test/runtime/multipart-content-type.test.ts',
       'test/logger.test.ts',
     ],
   },
