@@ -38,6 +38,7 @@ const SETS = {
       'test/runtime/secrets*.test.ts',
       'test/runtime/check-request-head*.test.ts',
       'test/runtime/json-bytes*.test.ts',
+      'test/runtime/multipart-content-type.test.ts',
       'test/logger.test.ts',
     ],
   },
@@ -57,6 +58,8 @@ const SETS = {
       'test/runtime/multipart-deadline.test.ts',
       'test/runtime/reload-snapshots.test.ts',
       'test/runtime/usage-event-fields.test.ts',
+      // The close handler's usage estimate (a request ended after its vendor reported part of its usage).
+      'test/runtime/usage-estimate-partial-counts.test.ts',
       // The listener's other paths: a client leaving mid-stream (499) and the auxiliary routes (fallback).
       'test/e2e/stream-lifecycle.test.ts',
       'test/admin/readyz.test.ts',

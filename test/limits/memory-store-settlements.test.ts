@@ -47,6 +47,14 @@ describe('settling reservations in the memory store', () => {
     expect((await tokensState())!.remaining).toBe(920);
   });
 
+  it('adds nothing when a reservation that has left its window is settled at exactly its count (no empty entry)', async () => {
+    const { clock, reserve, settle, tokensState } = createClockedTokens();
+    await reserve('a', 100);
+    clock.time += windowMs;
+    await settle('a', 100, 100);
+    expect(await tokensState()).toEqual({ allowed: true, limit: 1000, remaining: 1000, resetSeconds: 0 });
+  });
+
   it('settles a reservation once: a second settlement of the same entry charges only an excess, from now', async () => {
     const { clock, reserve, settle, tokensState } = createClockedTokens();
     await reserve('a', 100);

@@ -55,6 +55,30 @@ describe('a token log of the memory store', () => {
     expect([log.runs, log.used]).toEqual([0, 0]);
   });
 
+  it('grows a full ring whose start moved past the middle before it filled, losing no run', () => {
+    const log = new TokenLog();
+    for (let i = 1; i <= 10; i++) log.add(i, i);
+    log.expire(8);
+    for (let i = 11; i <= 30; i++) log.add(i, i);
+    expect([log.runs, log.used]).toEqual([22, 429]);
+    for (let i = 9; i <= 30; i++) {
+      expect(log.oldestEnd).toBe(i);
+      log.expire(i);
+    }
+    expect([log.runs, log.used]).toEqual([0, 0]);
+  });
+
+  it('starts a run of its own for an entry added after every run has left, even one ending when the last did', () => {
+    const log = new TokenLog();
+    log.add(5, 100);
+    log.expire(100);
+    const run = log.add(7, 100);
+    expect([run, log.runs, log.used, log.holds(run), log.oldestEnd]).toEqual([1, 1, 7, true, 100]);
+    expect(log.replace(run, 7, 2)).toBe(true);
+    log.expire(100);
+    expect([log.runs, log.used]).toEqual([0, 0]);
+  });
+
   it('as a window state: back to the full limit when the newest entry leaves, admitting again when the oldest does', () => {
     const log = new TokenLog();
     log.add(30, 1500);

@@ -21,7 +21,9 @@ beforeAll(async () => {
   vendor = createServer(hold);
   await new Promise<void>((resolve) => vendor.listen(0, '127.0.0.1', resolve));
   const port = (vendor.address() as AddressInfo).port;
-  gw = await startTestGateway();
+  // No default limits (gateway.yaml gives every key a token limit): the estimate is then made for the usage
+  // receiver alone, not because a limit charges it.
+  gw = await startTestGateway((config) => ({ ...config, server: { ...config.server, defaultLimits: {} } }));
   // After the start: the simulators point every configured vendor at themselves.
   const config: CompiledConfig = gw.gateway.getSnapshot().config;
   gw.gateway.reload({

@@ -38,6 +38,7 @@ describe('the kept task secret', () => {
   test('with Redis: the first writer wins for every process, and a restart reads it again', async () => {
     const together = await Promise.all(Array.from({ length: 8 }, () => keepTaskSecret(limits.values, dir)));
     expect(new Set(together).size).toBe(1);
+    expect(together[0]).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(await keepTaskSecret(limits.values, '/nonexistent')).toBe(together[0]);
     expect(await limits.values!.get('gateway:task-secret')).toBe(together[0]);
   });
