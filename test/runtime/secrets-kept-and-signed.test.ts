@@ -9,12 +9,14 @@ async function loadConfig(): Promise<CompiledConfig> {
 }
 
 describe('the task secret', () => {
-  it('is the env var when set, else the one kept in the store (an empty env var counts as unset)', async () => {
+  it('is the env var when set, else the one kept in the store, else one random secret per process (an empty env var counts as unset)', async () => {
     const config = await loadConfig();
-    expect(readTaskSecret(config, { GATEWAY_TASK_SECRET: 'from-env' }, [], 'kept-secret')).toBe('from-env');
-    expect(readTaskSecret(config, {}, [], 'kept-secret')).toBe('kept-secret');
-    expect(readTaskSecret(config, { GATEWAY_TASK_SECRET: '' }, [], 'kept-secret')).toBe('kept-secret');
-    expect(readTaskSecret(config, { GATEWAY_TASK_SECRET: '' }, [])).toMatch(/^[0-9a-f]{64}$/);
+    expect(readTaskSecret(config, { GATEWAY_TASK_SECRET: 'from-env' }, 'kept-secret')).toBe('from-env');
+    expect(readTaskSecret(config, {}, 'kept-secret')).toBe('kept-secret');
+    expect(readTaskSecret(config, { GATEWAY_TASK_SECRET: '' }, 'kept-secret')).toBe('kept-secret');
+    const random = readTaskSecret(config, { GATEWAY_TASK_SECRET: '' });
+    expect(random).toMatch(/^[\w-]{43}$/);
+    expect(readTaskSecret(config, {})).toBe(random);
   });
 });
 
