@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter, readRetryAfter } from '../../src/routing/retry-after.ts';
+import { formatRetryAfter, parseRetryAfter, readRetryAfter } from '../../src/routing/retry-after.ts';
 
 const now = Date.UTC(2026, 0, 1);
 
@@ -30,5 +30,21 @@ describe('retry-after alone, with no retry-after-ms', () => {
     expect(readRetryAfter({ 'retry-after': '2' }, now)).toBe(2000);
     expect(readRetryAfter({ 'retry-after': 'Thu, 01 Jan 2026 00:00:05 GMT' }, now)).toBe(5000);
     expect(readRetryAfter({}, now)).toBeUndefined();
+  });
+});
+
+describe('the Retry-After a client is given for a vendor answer (formatRetryAfter)', () => {
+  it('is whole seconds rounded up of what the vendor asked, and nothing when it sent no retry-after', () => {
+    expect(formatRetryAfter({ 'retry-after': '1.5' }, now)).toBe('2');
+    expect(formatRetryAfter({ 'retry-after': '7' }, now)).toBe('7');
+    expect(formatRetryAfter({ 'retry-after': 'Thu, 01 Jan 2026 00:00:05 GMT' }, now)).toBe('5');
+    expect(formatRetryAfter({ 'retry-after': '9', 'retry-after-ms': '2500' }, now)).toBe('3');
+    expect(formatRetryAfter({ 'retry-after-ms': '2500' }, now)).toBeUndefined();
+    expect(formatRetryAfter({}, now)).toBeUndefined();
+  });
+
+  it('drops a value it cannot read instead of relaying it', () => {
+    expect(formatRetryAfter({ 'retry-after': 'soon' }, now)).toBeUndefined();
+    expect(formatRetryAfter({ 'retry-after': '-3' }, now)).toBeUndefined();
   });
 });
