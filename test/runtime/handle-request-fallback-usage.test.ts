@@ -34,12 +34,15 @@ afterAll(async () => {
 
 describe('a synchronous throw of the auxiliary fallback', () => {
   it('is answered 500 and written as a usage event with that status, error and request id', async () => {
+    const before = performance.now();
     const response = await fetch(`${url}/v1beta/not-a-route`);
     expect(response.status).toBe(500);
     await response.arrayBuffer();
     await waitFor(() => events.length === 1);
+    const elapsed = performance.now() - before;
     expect(events[0]).toMatchObject({ requestId: response.headers.get('x-request-id'), status: 500, error: 'internal_error', method: 'GET', path: '/v1beta/not-a-route' });
     expect(events[0].durationMs).toBeGreaterThanOrEqual(0);
+    expect(events[0].durationMs).toBeLessThanOrEqual(elapsed);
   });
 
   it('survives a sink that throws (a warning, not a crash) and keeps serving', async () => {
@@ -50,5 +53,27 @@ describe('a synchronous throw of the auxiliary fallback', () => {
     expect((await warned).message).toBe('the sink failed');
     expect((await fetch(`${url}/again`)).status).toBe(500);
     await waitFor(() => events.length === 3);
+  });
+});
+
+describe('a synchronous throw of the auxiliary fallback with no usage receiver', () => {
+  it('is answered 500 and closes without a warning (there is nobody to hand an event to)', async () => {
+    const bare = createServer(createRequestHandler(() => gw.gateway.getSnapshot(), createServices(gw.config.server), GATEWAY_DISPATCH, undefined, () => {
+      throw new Error('auxiliary route broke');
+    }));
+    await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const response = await fetch(`http://127.0.0.1:${(bare.address() as AddressInfo).port}/no-sink`);
+      expect(response.status).toBe(500);
+      await response.arrayBuffer();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      bare.close();
+    }
   });
 });
