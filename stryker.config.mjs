@@ -45,7 +45,7 @@ const SETS = {
   // The hardening issue's error boundary: answers to broken connections and the request listener's
   // fail, failBare and close handler (the lines of handle-request.ts after `serve`).
   boundary: {
-    mutate: ['src/runtime/client-error.ts', 'src/runtime/handle-request.ts:191-297'],
+    mutate: ['src/runtime/client-error.ts', 'src/runtime/handle-request.ts:191-313'],
     tests: [
       'test/runtime/client-error*.test.ts',
       'test/runtime/check-request-head.test.ts',
