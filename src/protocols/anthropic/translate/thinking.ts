@@ -2,6 +2,7 @@
 import type { CanonicalRequest } from '../../../translate/canonical.ts';
 import type { EncodeOptions } from '../../../translate/adapter.ts';
 import { fitThinkingBudget, getReasoningBudget } from '../../../translate/reasoning-budget.ts';
+import { lacksSignedReasoning } from '../../../translate/reasoning-parts.ts';
 import type { FieldPolicy } from '../../../translate/field-policy.ts';
 import { getThinkingConflicts } from '../../../translate/thinking-sampling.ts';
 
@@ -16,7 +17,7 @@ export function writeThinking(body: Record<string, unknown>, request: CanonicalR
   const { reasoning } = request;
   if (!reasoning?.enabled) return;
   const { policy } = options;
-  if (lacksSignedThinking(request)) {
+  if (lacksSignedReasoning(request)) {
     policy.ignore('reasoning');
     return;
   }
@@ -46,11 +47,4 @@ export function fitThinkingSampling(body: Record<string, any>, request: Canonica
     body.tool_choice = { ...rest, type: 'auto' };
   }
   if (conflicts.topP) delete body.top_p;
-}
-
-/** Whether the last assistant turn has tool calls but no signed (or redacted) thinking. */
-function lacksSignedThinking(request: CanonicalRequest): boolean {
-  const last = [...request.messages].reverse().find((message) => message.role === 'assistant');
-  if (!last || !last.content.some((part) => part.type === 'tool_call')) return false;
-  return !last.content.some((part) => part.type === 'reasoning' && (part.signature || part.redacted !== undefined));
 }
