@@ -83,12 +83,8 @@ export function createGeminiStreamEncoder(meta: ResponseMeta): StreamEncoder {
   const tail = `,"role":"model"},"index":0}],"modelVersion":${JSON.stringify(meta.model)},"responseId":${JSON.stringify(meta.id)}}\r\n\r\n`;
   const chunk = (parts: unknown[], last: boolean): string => {
     if (!last) return `data: {"candidates":[{"content":{"parts":${JSON.stringify(parts)}${tail}`;
-    const candidate: Record<string, unknown> = { content: { parts, role: 'model' }, index: 0 };
-    if (last) candidate.finishReason = writeGeminiFinish(finish ?? 'stop');
-    const body: Record<string, unknown> = { candidates: [candidate] };
-    if (last) body.usageMetadata = writeGeminiUsage(usage);
-    body.modelVersion = meta.model;
-    body.responseId = meta.id;
+    const candidate = { content: { parts, role: 'model' }, index: 0, finishReason: writeGeminiFinish(finish ?? 'stop') };
+    const body = { candidates: [candidate], usageMetadata: writeGeminiUsage(usage), modelVersion: meta.model, responseId: meta.id };
     return formatSseJson(body, undefined, '\r\n');
   };
   const hold = (parts: unknown[]): string => {
