@@ -257,7 +257,7 @@ export interface components {
         /** @description A byte size such as 25mb, 512kb or 1gb. */
         size: string;
         target: {
-            /** @description Another model id of this file, whose target is used. */
+            /** @description The vendor's name of the model, like `upstream` (which wins when both are given); another model of this file is named by a target without `vendor`. */
             model?: string;
             /** @description The vendor's name of the model (default: the id of the model this target serves). */
             upstream?: string;

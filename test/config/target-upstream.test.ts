@@ -22,3 +22,23 @@ describe('a target naming only its vendor', () => {
     expect(config!.models['gpt-4o'].fallback).toEqual([{ vendor: 'openai', upstream: 'gpt-4o', weight: 1 }]);
   });
 });
+
+const WITH_MODEL = `vendors:
+  openai: { protocol: openai, base_url: https://api.openai.com/v1, auth: { bearer: env:OPENAI_API_KEY } }
+models:
+  gpt-4o:
+    targets: [{ vendor: openai, model: gpt-4o-mini }, { vendor: openai, model: ignored, upstream: gpt-4o-2024-08-06 }]
+routes:
+  - { method: POST, path: /v1/chat/completions, style: openai, op: chat, model: body.model, schema: chat-completions }
+`;
+
+describe('a target naming its vendor and a model', () => {
+  it("sends that model as the vendor's name of it, and upstream wins when both are given (as the schema says)", async () => {
+    const { config, problems } = await compileConfigText(WITH_MODEL);
+    expect(problems).toEqual([]);
+    expect(config!.models['gpt-4o'].targets).toEqual([
+      { vendor: 'openai', upstream: 'gpt-4o-mini', weight: 1 },
+      { vendor: 'openai', upstream: 'gpt-4o-2024-08-06', weight: 1 },
+    ]);
+  });
+});
