@@ -7,6 +7,11 @@ export function formatClock(ms: unknown): string {
   return Number.isNaN(time.getTime()) ? '' : time.toISOString().slice(11, 23);
 }
 
+/** Milliseconds to one decimal (`12.3`), or blank when it is not a finite number. */
+export function formatMs(ms: unknown): string {
+  return typeof ms === 'number' && Number.isFinite(ms) ? (Math.round(ms * 10) / 10).toFixed(1) : '';
+}
+
 /** A usage row's cells as text, in the order of {@link FIELDS}. */
 export function cellsOf(row: any): string[] {
   return [
@@ -17,8 +22,8 @@ export function cellsOf(row: any): string[] {
     row.vendor ?? '',
     `${row.status}${row.error ? ` ${row.error}` : ''}`,
     `${row.inputTokens}/${row.outputTokens}`,
-    row.ttfbMs === undefined ? '' : String(row.ttfbMs),
-    String(row.durationMs),
+    formatMs(row.ttfbMs),
+    formatMs(row.durationMs),
     row.costUsd === undefined ? '' : row.costUsd.toFixed(6),
   ];
 }
