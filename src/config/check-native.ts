@@ -1,3 +1,5 @@
+import type { SchemaGatewayFile } from '../../generated/config-types.ts';
+
 /** A place in the config and what is wrong there. */
 type Report = (path: (string | number)[], message: string) => void;
 
@@ -41,10 +43,10 @@ const PARAM = /\{([^}]*)\}/g;
  * gateway path, and header allowlists that never pass a credential, a cookie or framing. `keys[].native`
  * must name declared entries. No query parameter that carries a key (`key`, the vendor's auth parameter).
  */
-export function checkNativeRoutes(config: any, report: Report): void {
+export function checkNativeRoutes(config: SchemaGatewayFile, report: Report): void {
   const vendors = config.vendors ?? {};
   const names = new Map<string, number>();
-  (config.routes ?? []).forEach((route: any, i: number) => {
+  (config.routes ?? []).forEach((route, i) => {
     if (route.op !== 'native') {
       if (route.native !== undefined) report(['routes', i, 'native'], 'only a route with op: native takes a native block');
       return;
@@ -68,27 +70,28 @@ export function checkNativeRoutes(config: any, report: Report): void {
         report(['routes', i, 'path'], `{${name}} must be a whole path segment on a native route`);
       }
     }
-    const auth = vendor?.auth?.header ? String(vendor.auth.header).toLowerCase() : undefined;
-    (entry.request_headers ?? []).forEach((header: string, h: number) => {
+    const vendorAuth = vendor?.auth;
+    const auth = typeof vendorAuth === 'object' && 'header' in vendorAuth ? vendorAuth.header.toLowerCase() : undefined;
+    (entry.request_headers ?? []).forEach((header, h) => {
       const lower = header.toLowerCase();
       if (CLOSED_REQUEST_HEADERS.has(lower) || lower === auth) {
         report(['routes', i, 'native', 'request_headers', h], `"${header}" may not be passed to a vendor (credentials and framing stay with the gateway)`);
       }
     });
-    const authQuery = vendor?.auth?.query;
-    (entry.query ?? []).forEach((name: string, q: number) => {
+    const authQuery = typeof vendorAuth === 'object' && 'query' in vendorAuth ? vendorAuth.query : undefined;
+    (entry.query ?? []).forEach((name, q) => {
       // `key` carries a client key in the generate-content style; the vendor's auth parameter is the gateway's.
       if (name === 'key' || name === authQuery) report(['routes', i, 'native', 'query', q], `"${name}" may not be passed to a vendor (it carries a credential)`);
     });
-    (entry.response_headers ?? []).forEach((header: string, h: number) => {
+    (entry.response_headers ?? []).forEach((header, h) => {
       const lower = header.toLowerCase();
       if (CLOSED_RESPONSE_HEADERS.has(lower) || lower.startsWith('x-ratelimit-')) {
         report(['routes', i, 'native', 'response_headers', h], `"${header}" may not be passed to a client`);
       }
     });
   });
-  (config.keys ?? []).forEach((key: any, k: number) => {
-    (key.native ?? []).forEach((name: string, n: number) => {
+  (config.keys ?? []).forEach((key, k) => {
+    (key.native ?? []).forEach((name, n) => {
       if (!names.has(name)) report(['keys', k, 'native', n], `unknown native entry "${name}"`);
     });
   });

@@ -3,15 +3,17 @@
  * `reasoning`): on a vendor, only when the vendor speaks a protocol that reads the fact; on a model,
  * only when one of the vendors it reaches does.
  */
+import type { SchemaGatewayFile } from '../../generated/config-types.ts';
 import { PROTOCOL_REQUEST_FACTS } from '../../generated/protocols.ts';
+import { getTargetVendor } from './get-target-vendor.ts';
 
 /** A place in the config and what is wrong there. */
 type Report = (path: (string | number)[], message: string) => void;
 
 /** Reports each protocol-owned request fact no vendor of its place reads. */
-export function checkRequestFacts(config: any, report: Report): void {
-  const vendors: Record<string, any> = config.vendors ?? {};
-  const models: Record<string, any> = config.models ?? {};
+export function checkRequestFacts(config: SchemaGatewayFile, report: Report): void {
+  const vendors = config.vendors ?? {};
+  const models = config.models ?? {};
   const protocolOf = (name: unknown): string | undefined => (typeof name === 'string' ? vendors[name]?.protocol : undefined);
   const check = (path: (string | number)[], request: unknown, protocols: Array<string | undefined>) => {
     if (!request || typeof request !== 'object') return;
@@ -22,10 +24,10 @@ export function checkRequestFacts(config: any, report: Report): void {
       report([...path, 'request', fact], `only vendors of protocol ${readers.join(' or ')} read it (this one reaches: ${reached})`);
     }
   };
-  for (const [name, vendor] of Object.entries(vendors)) check(['vendors', name], vendor?.request, [vendor?.protocol]);
+  for (const [name, vendor] of Object.entries(vendors)) check(['vendors', name], vendor.request, [vendor.protocol]);
   for (const [id, model] of Object.entries(models)) {
-    const refs = [...(model?.targets ?? []), ...(model?.fallback ?? [])];
-    const named = [model?.vendor, ...refs.map((ref: any) => (typeof ref === 'string' ? models[ref]?.vendor : ref?.vendor ?? models[ref?.model]?.vendor))];
-    check(['models', id], model?.request, named.map(protocolOf));
+    const refs = [...(model.targets ?? []), ...(model.fallback ?? [])];
+    const named = [model.vendor, ...refs.map((ref) => getTargetVendor(models, ref))];
+    check(['models', id], model.request, named.map(protocolOf));
   }
 }

@@ -5,6 +5,8 @@ import { checkTransformOps } from '../transforms/index.ts';
 import { checkNativeRoutes } from './check-native.ts';
 import { checkRequestFacts } from './check-request-facts.ts';
 import { MAX_TOKENS_FIELD_PROTOCOLS, RESPONSES_STATE_PROTOCOLS } from '../../generated/protocols.ts';
+import type { SchemaGatewayFile, SchemaRequestFacts, SchemaTargetRef } from '../../generated/config-types.ts';
+import { getTargetVendor } from './get-target-vendor.ts';
 import { parseDuration } from './units.ts';
 import type { LoadedConfig, Problem } from './load.ts';
 
@@ -65,9 +67,9 @@ function checkShape(loaded: LoadedConfig, schema: object): Problem[] {
   });
 }
 
-/** References between sections: vendors, models, transforms, schemas, routes. */
+/** References between sections: vendors, models, transforms, schemas, routes (of a config whose shape passed). */
 function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): Problem[] {
-  const config = loaded.value as any;
+  const config = loaded.value as SchemaGatewayFile;
   const problems: Problem[] = [];
   const report = (path: Path, message: string) =>
     problems.push({ file: loaded.file, ...loaded.locate(path), message: `${path.join('.')}: ${message}` });
@@ -75,14 +77,14 @@ function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): 
   const models = config.models ?? {};
   const transforms = config.transforms ?? {};
 
-  const checkRanges = (path: Path, ranges: any) => {
-    for (const [field, range] of Object.entries<any>(ranges ?? {})) {
-      if (range && typeof range.min === 'number' && typeof range.max === 'number' && range.min > range.max) {
+  const checkRanges = (path: Path, ranges: SchemaRequestFacts['ranges']) => {
+    for (const [field, range] of Object.entries(ranges ?? {})) {
+      if (typeof range.min === 'number' && typeof range.max === 'number' && range.min > range.max) {
         report([...path, 'request', 'ranges', field], `min ${range.min} is above max ${range.max}`);
       }
     }
   };
-  for (const [name, vendor] of Object.entries<any>(vendors)) {
+  for (const [name, vendor] of Object.entries(vendors)) {
     checkRanges(['vendors', name], vendor.request?.ranges);
     if (vendor.request?.max_tokens_field !== undefined && !MAX_TOKENS_FIELD_PROTOCOLS.includes(vendor.protocol)) {
       report(['vendors', name, 'request', 'max_tokens_field'], `only vendors of protocol ${MAX_TOKENS_FIELD_PROTOCOLS.join(' or ')} choose the field (this one speaks ${vendor.protocol})`);
@@ -100,26 +102,24 @@ function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): 
       report(['vendors', name, 'base_url'], `URL must be http or https, got "${url.protocol}"`);
     }
   }
-  const checkTarget = (path: Path, ref: any) => {
-    if (typeof ref === 'string' || (ref && ref.vendor === undefined)) {
+  const checkTarget = (path: Path, ref: SchemaTargetRef) => {
+    if (typeof ref === 'string' || !('vendor' in ref)) {
       const id = typeof ref === 'string' ? ref : ref.model;
       if (!(id in models)) report(path, `unknown model "${id}"`);
       else if (!models[id].vendor) report(path, `model "${id}" has no vendor of its own to target`);
-    } else if (ref && !(ref.vendor in vendors)) {
+    } else if (!(ref.vendor in vendors)) {
       report([...path, 'vendor'], `unknown vendor "${ref.vendor}"`);
     }
   };
-  /** The vendor a target reaches: its own, or that of the model it names (which has a vendor, checked above). */
-  const getTargetVendor = (ref: any): unknown => (typeof ref === 'string' ? models[ref]?.vendor : ref?.vendor ?? models[ref?.model]?.vendor);
-  for (const [id, model] of Object.entries<any>(models)) {
+  for (const [id, model] of Object.entries(models)) {
     checkRanges(['models', id], model.request?.ranges);
     if (model.vendor !== undefined && !(model.vendor in vendors)) report(['models', id, 'vendor'], `unknown vendor "${model.vendor}"`);
     if (model.vendor === undefined && !model.targets) report(['models', id], 'needs a vendor or targets');
     if (model.vendor !== undefined && model.targets) report(['models', id, 'targets'], 'give either vendor or targets, not both');
-    (model.targets ?? []).forEach((ref: any, i: number) => checkTarget(['models', id, 'targets', i], ref));
-    (model.fallback ?? []).forEach((ref: any, i: number) => checkTarget(['models', id, 'fallback', i], ref));
+    (model.targets ?? []).forEach((ref, i) => checkTarget(['models', id, 'targets', i], ref));
+    (model.fallback ?? []).forEach((ref, i) => checkTarget(['models', id, 'fallback', i], ref));
     if (model.responses?.state === 'vendor') {
-      const named = [model.vendor, ...[...(model.targets ?? []), ...(model.fallback ?? [])].map(getTargetVendor)];
+      const named = [model.vendor, ...[...(model.targets ?? []), ...(model.fallback ?? [])].map((ref) => getTargetVendor(models, ref))];
       const other = named.find((name) => typeof name === 'string' && vendors[name] && !RESPONSES_STATE_PROTOCOLS.includes(vendors[name].protocol));
       if (other) report(['models', id, 'responses', 'state'], `vendor "${other}" speaks ${vendors[other].protocol}, which keeps no Responses state: only the gateway can`);
     }
@@ -128,11 +128,11 @@ function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): 
       report(['models', id, 'images', 'transform'], `unknown transform "${transform}"`);
     }
   }
-  for (const [name, ops] of Object.entries<any>(transforms)) {
+  for (const [name, ops] of Object.entries(transforms)) {
     for (const problem of checkTransformOps(ops)) report(['transforms', name, ...problem.path], problem.message);
   }
   const seenRoutes = new Map<string, number>();
-  (config.routes ?? []).forEach((route: any, i: number) => {
+  (config.routes ?? []).forEach((route, i) => {
     const key = `${route.method} ${route.path}`;
     if (seenRoutes.has(key)) report(['routes', i, 'path'], `duplicate route ${key} (first at routes.${seenRoutes.get(key)})`);
     seenRoutes.set(key, i);
@@ -151,7 +151,7 @@ function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): 
   }
   if (config.server?.console === true && !config.server.admin) report(['server', 'console'], 'the console is served on the admin listener: set server.admin too');
   const keyNames = new Set<string>();
-  (config.keys ?? []).forEach((key: any, i: number) => {
+  (config.keys ?? []).forEach((key, i) => {
     if (keyNames.has(key.name)) report(['keys', i, 'name'], `duplicate key name "${key.name}"`);
     keyNames.add(key.name);
   });
