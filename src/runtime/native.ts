@@ -5,7 +5,8 @@ import { formatRetryAfter } from '../routing/retry-after.ts';
 import { readChunks, type Collected } from './collect-chunks.ts';
 import { authorizeNative, signNativeTaskId } from './native-access.ts';
 import { sendBytes } from './respond.ts';
-import { callVendor, toVendorFailure } from './vendor-call.ts';
+import { callVendor } from './vendor-call.ts';
+import { toVendorFailure } from './vendor-failure.ts';
 import { readErrorBody, toVendorError } from './vendor-error.ts';
 import type { RequestContext, RuntimeVendor, VendorRequest, VendorResponse } from './types.ts';
 

@@ -1,0 +1,188 @@
+import { performance } from 'node:perf_hooks';
+import { Readable } from 'node:stream';
+import { json, text } from 'node:stream/consumers';
+import { errors, util, type Dispatcher } from 'undici';
+import type { AbortSource } from './abort-source.ts';
+import type { BodyReading, BodySink, RequestContext, RuntimeVendor, VendorBody, VendorResponse } from './types.ts';
+import { toVendorFailure } from './vendor-failure.ts';
+
+/** Body bytes held for a reader that has not started yet; past this the vendor is paused. */
+const HELD_BYTES = 64 * 1024;
+
+const HEADERS = 0;
+const BODY = 1;
+const DONE = 2;
+
+/**
+ * One vendor call as undici's dispatch handler, and its answer: resolves with itself at the response's
+ * head, then hands the body's chunks to one reader ({@link BodySink}: no stream, no event per chunk) or, for a
+ * caller that asks for `body`, to a Readable made then. Chunks that arrive before the reader starts are held
+ * (the vendor is paused past 64 KiB). Shares the request's abort (the vendor's connection is closed), adds
+ * the call's time (dispatch to the body's end) to `ctx.vendorMs`, and rejects with a GatewayError when no
+ * response arrives.
+ */
+export class VendorAnswer implements Dispatcher.DispatchHandler, VendorResponse, BodyReading {
+  status = 0;
+  headers: Record<string, string | string[] | undefined> = {};
+  private phase = HEADERS;
+  private readonly sentAt = performance.now();
+  private abortCall?: (reason?: Error) => void;
+  private resumeCall?: () => void;
+  private reason?: Error;
+  private listening = false;
+  private sink?: BodySink;
+  private held?: Buffer[];
+  private heldBytes = 0;
+  private ended = false;
+  private failure?: Error;
+  private paused = false;
+  private stream?: VendorBody;
+  /** The request's body when it is a stream (an upload): destroyed when the call fails, as undici's request() does. */
+  upload?: Readable;
+
+  constructor(
+    private readonly ctx: RequestContext,
+    private readonly vendor: RuntimeVendor,
+    private readonly signal: AbortSignal | AbortSource,
+    private readonly resolve: (answer: VendorResponse) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {
+    if (signal.aborted) this.reason = readAbortReason(signal);
+    else {
+      this.listening = true;
+      if ('addEventListener' in signal) signal.addEventListener('abort', this.onAbort, { once: true });
+      else signal.on('abort', this.onAbort);
+    }
+  }
+
+  private readonly onAbort = (): void => {
+    this.listening = false;
+    this.reason = readAbortReason(this.signal);
+    this.abortCall?.(this.reason);
+  };
+
+  /** Ends the call's bookkeeping once: its time, and the abort listener. */
+  private finish(): void {
+    this.phase = DONE;
+    this.ctx.vendorMs += performance.now() - this.sentAt;
+    if (!this.listening) return;
+    this.listening = false;
+    const { signal } = this;
+    if ('removeEventListener' in signal) signal.removeEventListener('abort', this.onAbort);
+    else signal.removeListener('abort', this.onAbort);
+  }
+
+  onConnect(abort: (reason?: Error) => void): void {
+    if (this.reason) abort(this.reason);
+    else this.abortCall = abort;
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
+    if (statusCode < 200) return true;
+    this.status = statusCode;
+    this.headers = util.parseHeaders(rawHeaders);
+    this.resumeCall = resume;
+    this.phase = BODY;
+    this.resolve(this);
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.sink) {
+      this.sink.onData(chunk);
+      return !this.paused;
+    }
+    (this.held ??= []).push(chunk);
+    this.heldBytes += chunk.length;
+    if (this.heldBytes >= HELD_BYTES) this.paused = true;
+    return !this.paused;
+  }
+
+  onComplete(): void {
+    this.finish();
+    if (this.sink) this.sink.onEnd();
+    else this.ended = true;
+  }
+
+  onError(error: Error): void {
+    const before = this.phase === HEADERS;
+    if (this.phase !== DONE) this.finish();
+    if (this.upload && !this.upload.destroyed) {
+      this.upload.on('error', ignore);
+      this.upload.destroy(error);
+    }
+    if (before) this.reject(toVendorFailure(error, this.ctx, this.vendor));
+    else if (!this.sink) this.failure = error;
+    else {
+      try {
+        this.sink.onError(error);
+      } catch (thrown) {
+        // undici would report a throw here on the pool as an 'error' event.
+        process.emitWarning(thrown as Error);
+      }
+    }
+  }
+
+  /** Starts (or moves) the body's reading to `sink`: the chunks held so far first, then the rest as it comes. */
+  read(sink: BodySink): void {
+    this.sink = sink;
+    const { held } = this;
+    if (held) {
+      this.held = undefined;
+      this.heldBytes = 0;
+      for (const chunk of held) sink.onData(chunk);
+    }
+    if (this.ended) {
+      this.ended = false;
+      sink.onEnd();
+    } else if (this.failure) {
+      const failure = this.failure;
+      this.failure = undefined;
+      sink.onError(failure);
+    } else if (this.paused && this.sink === sink) this.resume();
+  }
+
+  /** Stops the vendor's body after the chunk being read (undici pauses its parser). */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    if (this.phase === BODY) this.resumeCall?.();
+  }
+
+  /** Aborts the call unless its body ended: the vendor sees its connection close. */
+  destroy(): void {
+    if (this.phase === DONE) return;
+    this.abortCall?.(new errors.RequestAbortedError());
+  }
+
+  /** The body as a Readable (with `json()` and `text()`), for the callers that stream it; made on first use. */
+  get body(): VendorBody {
+    if (this.stream) return this.stream;
+    const stream = new Readable({
+      read: () => this.resume(),
+      destroy: (error, callback) => {
+        this.destroy();
+        callback(error ?? (stream.readableEnded ? null : new errors.RequestAbortedError()));
+      },
+    });
+    this.stream = Object.assign(stream, { json: () => json(stream), text: () => text(stream) });
+    this.read({
+      onData: (chunk) => {
+        if (!stream.push(chunk)) this.pause();
+      },
+      onEnd: () => stream.push(null),
+      onError: (error) => stream.destroy(error as Error),
+    });
+    return this.stream;
+  }
+}
+
+const ignore = (): void => undefined;
+
+function readAbortReason(signal: AbortSignal | AbortSource): Error {
+  return (signal.reason as Error | undefined) ?? new errors.RequestAbortedError();
+}
