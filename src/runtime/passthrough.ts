@@ -160,7 +160,11 @@ function pipeBody(call: OpCall, response: VendorResponse, reading: BodyReading, 
       res.writeHead(response.status, listResponseHeaders(ctx, response));
       return true;
     };
-    const resume = () => reading.resume();
+    let waiting = false;
+    const resume = () => {
+      waiting = false;
+      reading.resume();
+    };
     // Small pieces of one tick (a vendor read often holds many events) leave in one write: each write of
     // a chunked response costs four socket writes of its own.
     let pending: Buffer[] = [];
@@ -172,7 +176,8 @@ function pipeBody(call: OpCall, response: VendorResponse, reading: BodyReading, 
       const out = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
       pending = [];
       pendingBytes = 0;
-      if (!res.write(out)) {
+      if (!res.write(out) && !waiting) {
+        waiting = true;
         reading.pause();
         res.once('drain', resume);
       }

@@ -88,19 +88,20 @@ export class VendorAnswer implements Dispatcher.DispatchHandler, VendorResponse,
   }
 
   onData(chunk: Buffer): boolean {
-    if (this.sink) {
+    if (this.sink && !this.paused && this.held === undefined) {
       this.sink.onData(chunk);
       return !this.paused;
     }
     (this.held ??= []).push(chunk);
     this.heldBytes += chunk.length;
-    if (this.heldBytes >= HELD_BYTES) this.paused = true;
-    return !this.paused;
+    if (!this.sink && this.heldBytes < HELD_BYTES) return true;
+    this.paused = true;
+    return false;
   }
 
   onComplete(): void {
     this.finish();
-    if (this.sink) this.sink.onEnd();
+    if (this.sink && this.held === undefined) this.sink.onEnd();
     else this.ended = true;
   }
 
@@ -111,35 +112,44 @@ export class VendorAnswer implements Dispatcher.DispatchHandler, VendorResponse,
       this.upload.on('error', ignore);
       this.upload.destroy(error);
     }
-    if (before) this.reject(toVendorFailure(error, this.ctx, this.vendor));
-    else if (!this.sink) this.failure = error;
-    else {
-      try {
-        this.sink.onError(error);
-      } catch (thrown) {
-        // undici would report a throw here on the pool as an 'error' event.
-        process.emitWarning(thrown as Error);
-      }
+    if (before) return this.reject(toVendorFailure(error, this.ctx, this.vendor));
+    if (!this.sink) {
+      this.failure = error;
+      return;
+    }
+    this.held = undefined;
+    try {
+      this.sink.onError(error);
+    } catch (thrown) {
+      // undici would report a throw here on the pool as an 'error' event.
+      process.emitWarning(thrown as Error);
     }
   }
 
   /** Starts (or moves) the body's reading to `sink`: the chunks held so far first, then the rest as it comes. */
   read(sink: BodySink): void {
     this.sink = sink;
-    const { held } = this;
-    if (held) {
-      this.held = undefined;
-      this.heldBytes = 0;
-      for (const chunk of held) sink.onData(chunk);
+    if (this.paused) this.resume();
+    else this.deliverHeld();
+  }
+
+  /** Hands the held chunks, then a held end or failure, to the sink, until it pauses. */
+  private deliverHeld(): void {
+    while (this.held !== undefined && !this.paused) {
+      const chunk = this.held.shift()!;
+      this.heldBytes -= chunk.length;
+      if (this.held.length === 0) this.held = undefined;
+      this.sink!.onData(chunk);
     }
+    if (this.held !== undefined || this.paused) return;
     if (this.ended) {
       this.ended = false;
-      sink.onEnd();
+      this.sink!.onEnd();
     } else if (this.failure) {
       const failure = this.failure;
       this.failure = undefined;
-      sink.onError(failure);
-    } else if (this.paused && this.sink === sink) this.resume();
+      this.sink!.onError(failure);
+    }
   }
 
   /** Stops the vendor's body after the chunk being read (undici pauses its parser). */
@@ -150,7 +160,8 @@ export class VendorAnswer implements Dispatcher.DispatchHandler, VendorResponse,
   resume(): void {
     if (!this.paused) return;
     this.paused = false;
-    if (this.phase === BODY) this.resumeCall?.();
+    this.deliverHeld();
+    if (!this.paused && this.phase === BODY) this.resumeCall?.();
   }
 
   /** Aborts the call unless its body ended: the vendor sees its connection close. */
