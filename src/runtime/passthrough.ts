@@ -7,6 +7,7 @@ import { rewriteFormField } from './multipart-form.ts';
 import { formatRetryAfter } from '../routing/retry-after.ts';
 import { markFirstByte } from './respond.ts';
 import { openBody } from './body-reading.ts';
+import { collectBody } from './collect-chunks.ts';
 import { looksLikeJson } from './json-usage.ts';
 import { StreamTap } from './stream-tap.ts';
 import { toVendorFailure } from './vendor-failure.ts';
@@ -94,36 +95,22 @@ function forwardJson(call: OpCall, response: VendorResponse, adapter: ProtocolAd
   const { ctx } = call;
   const reading = openBody(response);
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let piped = false;
-    reading.read({
-      onData(chunk) {
-        chunks.push(chunk);
-        size += chunk.length;
-        if (size <= MAX_JSON_BYTES) return;
-        piped = true;
-        resolve(pipeBody(call, response, reading, undefined, chunks));
-      },
-      onEnd() {
-        if (piped) return;
-        const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
-        if (!looksLikeJson(body)) {
-          return reject(new GatewayError(502, 'upstream_invalid_response', `Vendor "${call.vendor.config.name}" answered with a body that is not valid JSON.`));
-        }
-        try {
-          markFirstByte(ctx);
-        } catch (failure) {
-          return reject(failure);
-        }
-        ctx.addAnswerUsage(body, adapter);
-        ctx.res.writeHead(response.status, listResponseHeaders(ctx, response, size));
-        ctx.res.end(body);
-        resolve();
-      },
-      onError(error) {
-        if (!piped) reject(toVendorFailure(error, ctx, call.vendor));
-      },
+    collectBody(reading, MAX_JSON_BYTES, (error, { chunks, size, ended }) => {
+      if (error !== undefined) return reject(toVendorFailure(error, ctx, call.vendor));
+      if (!ended) return resolve(pipeBody(call, response, reading, undefined, chunks));
+      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+      if (!looksLikeJson(body)) {
+        return reject(new GatewayError(502, 'upstream_invalid_response', `Vendor "${call.vendor.config.name}" answered with a body that is not valid JSON.`));
+      }
+      try {
+        markFirstByte(ctx);
+      } catch (failure) {
+        return reject(failure);
+      }
+      ctx.addAnswerUsage(body, adapter);
+      ctx.res.writeHead(response.status, listResponseHeaders(ctx, response, size));
+      ctx.res.end(body);
+      resolve();
     });
   });
 }

@@ -1,9 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
-import { json, text } from 'node:stream/consumers';
+import { text } from 'node:stream/consumers';
 import { errors, util, type Dispatcher } from 'undici';
 import type { AbortSource } from './abort-source.ts';
 import type { BodyReading, BodySink, RequestContext, RuntimeVendor, VendorBody, VendorResponse } from './types.ts';
+import { collectBody } from './collect-chunks.ts';
 import { toVendorFailure } from './vendor-failure.ts';
 
 /** Body bytes held for a reader that has not started yet; past this the vendor is paused. */
@@ -167,28 +168,55 @@ export class VendorAnswer implements Dispatcher.DispatchHandler, VendorResponse,
   /** Aborts the call unless its body ended: the vendor sees its connection close. */
   destroy(): void {
     if (this.phase === DONE) return;
+    // Nothing more is read, should undici's parser call back before it sees its socket destroyed.
+    this.paused = true;
     this.abortCall?.(new errors.RequestAbortedError());
   }
 
-  /** The body as a Readable (with `json()` and `text()`), for the callers that stream it; made on first use. */
+  /**
+   * The body as a Readable (with `json()` and `text()`), for the callers that stream it; made on first use,
+   * it reads the vendor only once it is read. `json()` and `text()` of a body not read yet collect its chunks
+   * without the stream.
+   */
   get body(): VendorBody {
     if (this.stream) return this.stream;
+    let started = false;
     const stream = new Readable({
-      read: () => this.resume(),
+      read: () => {
+        if (started) return this.resume();
+        started = true;
+        this.read({
+          onData: (chunk) => {
+            if (!stream.push(chunk)) this.pause();
+          },
+          onEnd: () => stream.push(null),
+          onError: (error) => stream.destroy(error as Error),
+        });
+      },
       destroy: (error, callback) => {
         this.destroy();
         callback(error ?? (stream.readableEnded ? null : new errors.RequestAbortedError()));
       },
     });
-    this.stream = Object.assign(stream, { json: () => json(stream), text: () => text(stream) });
-    this.read({
-      onData: (chunk) => {
-        if (!stream.push(chunk)) this.pause();
-      },
-      onEnd: () => stream.push(null),
-      onError: (error) => stream.destroy(error as Error),
-    });
+    const readText = (): Promise<string> => {
+      if (started) return text(stream);
+      started = true;
+      return this.readText();
+    };
+    this.stream = Object.assign(stream, { json: async () => JSON.parse(await readText()) as unknown, text: readText });
     return this.stream;
+  }
+
+  /** The whole body as text (UTF-8, a byte order mark dropped), as undici's `text()` reads it. */
+  private readText(): Promise<string> {
+    return new Promise((resolve, reject) => {
+      collectBody(this, Infinity, (error, { chunks, size }) => {
+        if (error !== undefined) return reject(error);
+        const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+        const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+        resolve(bytes.toString('utf8', bom ? 3 : 0));
+      });
+    });
   }
 }
 
