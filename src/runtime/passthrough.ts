@@ -157,13 +157,18 @@ function pipeBody(call: OpCall, response: VendorResponse, reading: BodyReading, 
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     let flushing = false;
-    const flush = (): void => {
-      flushing = false;
-      if (pending.length === 0 || res.destroyed || res.writableEnded) return;
+    /** The pending pieces as one (undefined when none, or when the client can take no more). */
+    const take = (): Buffer | undefined => {
+      if (pending.length === 0 || res.destroyed || res.writableEnded) return undefined;
       const out = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
       pending = [];
       pendingBytes = 0;
-      if (!res.write(out) && !waiting) {
+      return out;
+    };
+    const flush = (): void => {
+      flushing = false;
+      const out = take();
+      if (out !== undefined && !res.write(out) && !waiting) {
         waiting = true;
         reading.pause();
         res.once('drain', resume);
@@ -192,10 +197,15 @@ function pipeBody(call: OpCall, response: VendorResponse, reading: BodyReading, 
       onEnd() {
         ended = true;
         if (settled || (!started && !start())) return;
-        flush();
+        // The last pieces leave with the end of the response: one write, not a write and an end.
         const rest = tap?.end();
-        if (rest?.length) res.end(rest);
-        else res.end();
+        if (rest?.length) {
+          pending.push(rest);
+          pendingBytes += rest.length;
+        }
+        const out = take();
+        if (out === undefined) res.end();
+        else res.end(out);
         settle();
       },
       onError(error: any) {
