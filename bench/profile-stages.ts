@@ -36,7 +36,7 @@ const SOURCE_RULES: [RegExp, string][] = [
   [/src\/runtime\/usage-event\.ts$/, 'usage event'],
   [/src\/runtime\/(json-usage|stream-tap|estimate-usage)\.ts$/, 'usage'],
   [/src\/runtime\/(passthrough|respond|collect-chunks)\.ts$/, 'write answer'],
-  [/src\/runtime\/vendor-(call|error)\.ts$/, 'vendor call (gateway)'],
+  [/src\/runtime\/(vendor-(call|error|answer|failure)|body-reading)\.ts$/, 'vendor call (gateway)'],
   [/src\/(runtime|routing)\//, 'request context, routing'],
   [/src\//, 'other gateway code'],
   [/node_modules\//, 'other libraries'],

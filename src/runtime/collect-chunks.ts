@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { BodyReading } from './types.ts';
 
 /** What {@link readChunks} read: the chunks, their size, and whether the stream ended. */
 export interface Collected {
@@ -50,4 +51,35 @@ export function readChunks(stream: Readable, limit: number, done: (error: unknow
     stream.off('end', onEnd);
     stream.pause();
   };
+}
+
+/**
+ * Collects a body's chunks until it ends or until more than `limit` bytes arrived, and calls `done` once:
+ * with what was read (`ended: false` when the limit was passed: the caller then destroys the reading or moves
+ * it to another sink), or with the body's error and what arrived before it.
+ */
+export function collectBody(reading: BodyReading, limit: number, done: (error: unknown, collected: Collected) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  reading.read({
+    onData(chunk) {
+      if (settled) return;
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size <= limit) return;
+      settled = true;
+      done(undefined, { chunks, size, ended: false });
+    },
+    onEnd() {
+      if (settled) return;
+      settled = true;
+      done(undefined, { chunks, size, ended: true });
+    },
+    onError(error) {
+      if (settled) return;
+      settled = true;
+      done(error, { chunks, size, ended: false });
+    },
+  });
 }

@@ -2,10 +2,12 @@ import type { NativeEntry } from '../config/types.ts';
 import { GatewayError } from '../errors.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
 import { formatRetryAfter } from '../routing/retry-after.ts';
-import { readChunks, type Collected } from './collect-chunks.ts';
+import { openBody } from './body-reading.ts';
+import { collectBody, type Collected } from './collect-chunks.ts';
 import { authorizeNative, signNativeTaskId } from './native-access.ts';
 import { sendBytes } from './respond.ts';
-import { callVendor, toVendorFailure } from './vendor-call.ts';
+import { callVendor } from './vendor-call.ts';
+import { toVendorFailure } from './vendor-failure.ts';
 import { readErrorBody, toVendorError } from './vendor-error.ts';
 import type { RequestContext, RuntimeVendor, VendorRequest, VendorResponse } from './types.ts';
 
@@ -48,11 +50,12 @@ function buildNativeBody(ctx: RequestContext, body: any, raw: Buffer | undefined
 }
 
 function readAnswer(ctx: RequestContext, vendor: RuntimeVendor, response: VendorResponse): Promise<Collected> {
+  const reading = openBody(response);
   return new Promise((resolve, reject) => {
-    readChunks(response.body, MAX_ANSWER_BYTES, (error, collected) => {
-      if (!collected) return reject(toVendorFailure(error, ctx, vendor));
+    collectBody(reading, MAX_ANSWER_BYTES, (error, collected) => {
+      if (error !== undefined) return reject(toVendorFailure(error, ctx, vendor));
       if (!collected.ended) {
-        response.body.destroy();
+        reading.destroy();
         return reject(new GatewayError(502, 'upstream_invalid_response', `Vendor "${vendor.config.name}" answered more than 8 MiB.`));
       }
       resolve(collected);

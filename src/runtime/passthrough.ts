@@ -6,13 +6,14 @@ import type { PassthroughEndpoint, ProtocolAdapter } from '../protocols/types.ts
 import { rewriteFormField } from './multipart-form.ts';
 import { formatRetryAfter } from '../routing/retry-after.ts';
 import { markFirstByte } from './respond.ts';
-import { readChunks } from './collect-chunks.ts';
+import { openBody } from './body-reading.ts';
+import { collectBody } from './collect-chunks.ts';
 import { looksLikeJson } from './json-usage.ts';
 import { StreamTap } from './stream-tap.ts';
-import { toVendorFailure } from './vendor-call.ts';
+import { toVendorFailure } from './vendor-failure.ts';
 import { readErrorBody, toVendorError } from './vendor-error.ts';
 import type { PassthroughBody } from './request-body.ts';
-import type { OpCall, OpHandler, RequestContext, VendorRequest, VendorResponse } from './types.ts';
+import type { BodyReading, OpCall, OpHandler, RequestContext, VendorRequest, VendorResponse } from './types.ts';
 
 type OutgoingBody = VendorRequest['body'];
 
@@ -92,11 +93,12 @@ function listResponseHeaders(ctx: RequestContext, response: VendorResponse, cont
  */
 function forwardJson(call: OpCall, response: VendorResponse, adapter: ProtocolAdapter): Promise<void> {
   const { ctx } = call;
+  const reading = openBody(response);
   return new Promise((resolve, reject) => {
-    readChunks(response.body, MAX_JSON_BYTES, (error, collected) => {
-      if (!collected) return reject(toVendorFailure(error, ctx, call.vendor));
-      if (!collected.ended) return resolve(pipeBody(call, response, undefined, collected.chunks));
-      const body = collected.chunks.length === 1 ? collected.chunks[0] : Buffer.concat(collected.chunks, collected.size);
+    collectBody(reading, MAX_JSON_BYTES, (error, { chunks, size, ended }) => {
+      if (error !== undefined) return reject(toVendorFailure(error, ctx, call.vendor));
+      if (!ended) return resolve(pipeBody(call, response, reading, undefined, chunks));
+      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
       if (!looksLikeJson(body)) {
         return reject(new GatewayError(502, 'upstream_invalid_response', `Vendor "${call.vendor.config.name}" answered with a body that is not valid JSON.`));
       }
@@ -106,7 +108,7 @@ function forwardJson(call: OpCall, response: VendorResponse, adapter: ProtocolAd
         return reject(failure);
       }
       ctx.addAnswerUsage(body, adapter);
-      ctx.res.writeHead(response.status, listResponseHeaders(ctx, response, collected.size));
+      ctx.res.writeHead(response.status, listResponseHeaders(ctx, response, size));
       ctx.res.end(body);
       resolve();
     });
@@ -117,20 +119,20 @@ function forwardJson(call: OpCall, response: VendorResponse, adapter: ProtocolAd
  * Pumps a vendor body to the client as it arrives (SSE, audio, video), through an SSE tap that reads
  * usage (and may drop usage-only events), with backpressure. The client's headers go out with the first
  * body byte: until then a failure rejects, so the attempt is still retryable. `prefix`: chunks already
- * read from the (paused) body.
+ * read from the body.
  */
-function pipeBody(call: OpCall, response: VendorResponse, tap: StreamTap | undefined, prefix: Buffer[] = []): Promise<void> {
+function pipeBody(call: OpCall, response: VendorResponse, reading: BodyReading, tap: StreamTap | undefined, prefix: Buffer[] = []): Promise<void> {
   const { ctx } = call;
   const { res } = ctx;
-  const body = response.body;
   return new Promise<void>((resolve, reject) => {
     let started = false;
     let settled = false;
+    let ended = false;
     const settle = (error?: unknown): void => {
       if (settled) return;
       settled = true;
       if (error === undefined) return resolve();
-      if (!body.destroyed) body.destroy();
+      reading.destroy();
       reject(error);
     };
     /** Commits the attempt and sends the headers; false (and the request failed) when it may not. */
@@ -145,20 +147,30 @@ function pipeBody(call: OpCall, response: VendorResponse, tap: StreamTap | undef
       res.writeHead(response.status, listResponseHeaders(ctx, response));
       return true;
     };
-    const resume = () => body.resume();
+    let waiting = false;
+    const resume = () => {
+      waiting = false;
+      reading.resume();
+    };
     // Small pieces of one tick (a vendor read often holds many events) leave in one write: each write of
     // a chunked response costs four socket writes of its own.
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     let flushing = false;
-    const flush = (): void => {
-      flushing = false;
-      if (pending.length === 0 || res.destroyed || res.writableEnded) return;
+    /** The pending pieces as one (undefined when none, or when the client can take no more). */
+    const take = (): Buffer | undefined => {
+      if (pending.length === 0 || res.destroyed || res.writableEnded) return undefined;
       const out = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
       pending = [];
       pendingBytes = 0;
-      if (!res.write(out)) {
-        body.pause();
+      return out;
+    };
+    const flush = (): void => {
+      flushing = false;
+      const out = take();
+      if (out !== undefined && !res.write(out) && !waiting) {
+        waiting = true;
+        reading.pause();
         res.once('drain', resume);
       }
     };
@@ -175,35 +187,43 @@ function pipeBody(call: OpCall, response: VendorResponse, tap: StreamTap | undef
         process.nextTick(flush);
       }
     };
-    body.on('data', send);
-    body.on('end', () => {
-      if (settled || (!started && !start())) return;
-      flush();
-      const rest = tap?.end();
-      if (rest?.length) res.end(rest);
-      else res.end();
-      settle();
-    });
-    body.on('error', (error: any) => {
-      if (settled) return;
-      if (!started) return settle(toVendorFailure(error, ctx, call.vendor));
-      flush();
-      if (!res.writableEnded && !res.destroyed && tap) {
-        const timeout = error?.code === 'UND_ERR_BODY_TIMEOUT';
-        const failure = timeout
-          ? new GatewayError(504, 'upstream_timeout', 'The vendor stream went silent for too long.')
-          : new GatewayError(502, 'upstream_stream_failed', 'The vendor stream ended with an error.');
-        ctx.streamFailure = failure;
-        res.end(renderStreamError(ctx.style, failure, ctx.id));
-      } else res.destroy();
-      settle();
-    });
     res.on('close', () => {
-      if (!body.readableEnded) body.destroy();
+      if (!ended) reading.destroy();
       settle();
     });
     for (const chunk of prefix) send(chunk);
-    body.resume();
+    reading.read({
+      onData: send,
+      onEnd() {
+        ended = true;
+        if (settled || (!started && !start())) return;
+        // The last pieces leave with the end of the response: one write, not a write and an end.
+        const rest = tap?.end();
+        if (rest?.length) {
+          pending.push(rest);
+          pendingBytes += rest.length;
+        }
+        const out = take();
+        if (out === undefined) res.end();
+        else res.end(out);
+        settle();
+      },
+      onError(error: any) {
+        ended = true;
+        if (settled) return;
+        if (!started) return settle(toVendorFailure(error, ctx, call.vendor));
+        flush();
+        if (!res.writableEnded && !res.destroyed && tap) {
+          const timeout = error?.code === 'UND_ERR_BODY_TIMEOUT';
+          const failure = timeout
+            ? new GatewayError(504, 'upstream_timeout', 'The vendor stream went silent for too long.')
+            : new GatewayError(502, 'upstream_stream_failed', 'The vendor stream ended with an error.');
+          ctx.streamFailure = failure;
+          res.end(renderStreamError(ctx.style, failure, ctx.id));
+        } else res.destroy();
+        settle();
+      },
+    });
   });
 }
 
@@ -214,8 +234,8 @@ function pipeBody(call: OpCall, response: VendorResponse, tap: StreamTap | undef
 export function pipeResponse(call: OpCall, response: VendorResponse, adapter: ProtocolAdapter, stripUsage = false): Promise<void> {
   const contentType = String(response.headers['content-type'] ?? '');
   if (contentType.includes('json')) return forwardJson(call, response, adapter);
-  if (!contentType.startsWith('text/event-stream')) return pipeBody(call, response, undefined);
-  return pipeBody(call, response, new StreamTap(adapter, call.ctx.usage, stripUsage, call.vendor.redactor, isReadingFinishReasons() ? call.ctx : undefined));
+  if (!contentType.startsWith('text/event-stream')) return pipeBody(call, response, openBody(response), undefined);
+  return pipeBody(call, response, openBody(response), new StreamTap(adapter, call.ctx.usage, stripUsage, call.vendor.redactor, isReadingFinishReasons() ? call.ctx : undefined));
 }
 
 /** Forwards an operation to a vendor of the caller's own protocol: original bytes out, vendor bytes back. */

@@ -132,7 +132,27 @@ export interface RouteMatch {
 export interface VendorResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: Readable & { json(): Promise<unknown>; text(): Promise<string> };
+  body: VendorBody;
+}
+
+/** A vendor answer's body as a stream, with undici's `json()` and `text()`. */
+export type VendorBody = Readable & { json(): Promise<unknown>; text(): Promise<string> };
+
+/** What reads a vendor body chunk by chunk, without a stream: called synchronously, it must not throw. */
+export interface BodySink {
+  onData(chunk: Buffer): void;
+  onEnd(): void;
+  onError(error: unknown): void;
+}
+
+/** A vendor body read into a {@link BodySink}: `read` starts it (or moves it to another sink). */
+export interface BodyReading {
+  read(sink: BodySink): void;
+  /** Stops the vendor's body after the chunk being read, until `resume`. */
+  pause(): void;
+  resume(): void;
+  /** Aborts the call unless the body ended: the vendor sees its connection close. */
+  destroy(): void;
 }
 
 /** The per-request context: one id, one deadline and one AbortSignal for every attempt. */

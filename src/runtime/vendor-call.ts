@@ -1,20 +1,9 @@
-import { performance } from 'node:perf_hooks';
+import { Readable } from 'node:stream';
 import { GatewayError } from '../errors.ts';
 import type { AbortSource } from './abort-source.ts';
 import type { Dispatcher } from 'undici';
+import { VendorAnswer } from './vendor-answer.ts';
 import type { RequestContext, RuntimeVendor, VendorRequest, VendorResponse } from './types.ts';
-
-/** Maps an undici failure (no response) to the gateway's error: 504 on timeout, 502 otherwise. */
-export function toVendorFailure(error: any, ctx: RequestContext, vendor: RuntimeVendor): GatewayError {
-  if (ctx.abortSource.aborted) return new GatewayError(499, 'client_closed_request', 'The client closed the request.');
-  const code = error?.code ?? error?.cause?.code;
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return new GatewayError(504, 'upstream_timeout', `Vendor "${vendor.config.name}" did not answer in time.`, { cause: error });
-  }
-  return new GatewayError(502, 'upstream_unreachable', `Vendor "${vendor.config.name}" could not be reached (${code ?? 'connection failed'}).`, {
-    cause: error,
-  });
-}
 
 /** How a vendor's credential and configured headers are sent: worked out once per vendor, not per call. */
 interface AuthPlan {
@@ -60,16 +49,6 @@ export function addVendorAuth(vendor: RuntimeVendor, path: string, headers: Reco
   return applyAuthPlan(plan, path, headers);
 }
 
-/** Where a vendor answer's body keeps its request and the time its call was sent (no closure per call). */
-const TIMING = Symbol('vendorTiming');
-type TimedBody = { [TIMING]?: { ctx: RequestContext; sentAt: number } };
-
-/** Adds a vendor call's time, from dispatch to the end of its body, to the request's vendor time. */
-function onVendorBodyClose(this: TimedBody): void {
-  const timing = this[TIMING];
-  if (timing) timing.ctx.vendorMs += performance.now() - timing.sentAt;
-}
-
 /**
  * Calls a vendor: joins the base path, adds the vendor's auth and configured headers to `request.headers`
  * (which the call owns from then on), and shares the request's abort. Rejects with a GatewayError when no
@@ -86,27 +65,24 @@ export function callVendor(
   if (plan.missing) return Promise.reject(toNotConfigured(vendor));
   const path = applyAuthPlan(plan, vendor.basePath + request.path, headers);
   ctx.vendorCalls++;
-  const options: Dispatcher.RequestOptions = { origin: vendor.origin, path, method: request.method, headers, body: request.body, signal: signal as AbortSignal };
-  if (!vendor.signer) return dispatchVendorCall(ctx, vendor, options);
+  const options: Dispatcher.DispatchOptions = { origin: vendor.origin, path, method: request.method, headers, body: request.body };
+  if (!vendor.signer) return dispatchVendorCall(ctx, vendor, options, signal);
   const body = typeof request.body === 'string' || Buffer.isBuffer(request.body) ? request.body : undefined;
   return vendor.signer({ method: request.method, origin: vendor.origin, path, headers, body }).then((signed) => {
     Object.assign(headers, signed);
-    return dispatchVendorCall(ctx, vendor, options);
+    return dispatchVendorCall(ctx, vendor, options, signal);
   });
 }
 
-function dispatchVendorCall(ctx: RequestContext, vendor: RuntimeVendor, options: Dispatcher.RequestOptions): Promise<VendorResponse> {
-  const sentAt = performance.now();
+function dispatchVendorCall(
+  ctx: RequestContext,
+  vendor: RuntimeVendor,
+  options: Dispatcher.DispatchOptions,
+  signal: AbortSignal | AbortSource,
+): Promise<VendorResponse> {
   return new Promise((resolve, reject) => {
-    vendor.dispatcher.request(options, (error, response) => {
-      if (error) {
-        ctx.vendorMs += performance.now() - sentAt;
-        reject(toVendorFailure(error, ctx, vendor));
-        return;
-      }
-      (response.body as TimedBody)[TIMING] = { ctx, sentAt };
-      response.body.once('close', onVendorBodyClose);
-      resolve({ status: response.statusCode, headers: response.headers, body: response.body as VendorResponse['body'] });
-    });
+    const answer = new VendorAnswer(ctx, vendor, signal, resolve, reject);
+    if (options.body instanceof Readable) answer.upload = options.body;
+    vendor.dispatcher.dispatch(options, answer);
   });
 }

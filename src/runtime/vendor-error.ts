@@ -2,6 +2,8 @@ import { GatewayError } from '../errors.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
 import { readRetryAfter } from '../routing/retry-after.ts';
 import type { VendorError } from '../translate/canonical.ts';
+import { openBody } from './body-reading.ts';
+import { collectBody } from './collect-chunks.ts';
 import type { RuntimeVendor, VendorResponse } from './types.ts';
 
 const MAX_ERROR_BYTES = 64 * 1024;
@@ -10,28 +12,24 @@ const MAX_ERROR_BYTES = 64 * 1024;
  * Reads at most 64 KiB of an error body and parses it as JSON when it is JSON. A body the vendor cuts
  * (reset) or leaves silent too long counts as no JSON: the answer is unreadable, whatever arrived of it.
  */
-export async function readErrorBody(response: VendorResponse): Promise<{ text: string; json: unknown }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of response.body) {
-      size += chunk.length;
-      if (size > MAX_ERROR_BYTES) {
-        response.body.destroy();
-        break;
+export function readErrorBody(response: VendorResponse): Promise<{ text: string; json: unknown }> {
+  const reading = openBody(response);
+  return new Promise((resolve) => {
+    collectBody(reading, MAX_ERROR_BYTES, (error, { chunks, ended }) => {
+      // Past the limit: the bytes before the chunk that passed it, the rest never read.
+      if (error === undefined && !ended) {
+        reading.destroy();
+        chunks.pop();
       }
-      chunks.push(chunk);
-    }
-  } catch {
-    response.body.destroy();
-    return { text: Buffer.concat(chunks).toString('utf8'), json: undefined };
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  try {
-    return { text, json: JSON.parse(text) };
-  } catch {
-    return { text, json: undefined };
-  }
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (error !== undefined) return resolve({ text, json: undefined });
+      try {
+        resolve({ text, json: JSON.parse(text) });
+      } catch {
+        resolve({ text, json: undefined });
+      }
+    });
+  });
 }
 
 /**

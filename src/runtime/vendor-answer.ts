@@ -1,0 +1,227 @@
+import { performance } from 'node:perf_hooks';
+import { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
+import { errors, util, type Dispatcher } from 'undici';
+import type { AbortSource } from './abort-source.ts';
+import type { BodyReading, BodySink, RequestContext, RuntimeVendor, VendorBody, VendorResponse } from './types.ts';
+import { collectBody } from './collect-chunks.ts';
+import { toVendorFailure } from './vendor-failure.ts';
+
+/** Body bytes held for a reader that has not started yet; past this the vendor is paused. */
+const HELD_BYTES = 64 * 1024;
+
+const HEADERS = 0;
+const BODY = 1;
+const DONE = 2;
+
+/**
+ * One vendor call as undici's dispatch handler, and its answer: resolves with itself at the response's
+ * head, then hands the body's chunks to one reader ({@link BodySink}: no stream, no event per chunk) or, for a
+ * caller that asks for `body`, to a Readable made then. Chunks that arrive before the reader starts are held
+ * (the vendor is paused past 64 KiB). Shares the request's abort (the vendor's connection is closed), adds
+ * the call's time (dispatch to the body's end) to `ctx.vendorMs`, and rejects with a GatewayError when no
+ * response arrives.
+ */
+export class VendorAnswer implements Dispatcher.DispatchHandler, VendorResponse, BodyReading {
+  status = 0;
+  headers: Record<string, string | string[] | undefined> = {};
+  private phase = HEADERS;
+  private readonly sentAt = performance.now();
+  private abortCall?: (reason?: Error) => void;
+  private resumeCall?: () => void;
+  private reason?: Error;
+  private listening = false;
+  private sink?: BodySink;
+  private held?: Buffer[];
+  private heldBytes = 0;
+  private ended = false;
+  private failure?: Error;
+  private paused = false;
+  private stream?: VendorBody;
+  /** The request's body when it is a stream (an upload): destroyed when the call fails, as undici's request() does. */
+  upload?: Readable;
+
+  constructor(
+    private readonly ctx: RequestContext,
+    private readonly vendor: RuntimeVendor,
+    private readonly signal: AbortSignal | AbortSource,
+    private readonly resolve: (answer: VendorResponse) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {
+    if (signal.aborted) this.reason = readAbortReason(signal);
+    else {
+      this.listening = true;
+      if ('addEventListener' in signal) signal.addEventListener('abort', this.onAbort, { once: true });
+      else signal.on('abort', this.onAbort);
+    }
+  }
+
+  private readonly onAbort = (): void => {
+    this.listening = false;
+    this.reason = readAbortReason(this.signal);
+    this.abortCall?.(this.reason);
+  };
+
+  /** Ends the call's bookkeeping once: its time, and the abort listener. */
+  private finish(): void {
+    this.phase = DONE;
+    this.ctx.vendorMs += performance.now() - this.sentAt;
+    if (!this.listening) return;
+    this.listening = false;
+    const { signal } = this;
+    if ('removeEventListener' in signal) signal.removeEventListener('abort', this.onAbort);
+    else signal.removeListener('abort', this.onAbort);
+  }
+
+  onConnect(abort: (reason?: Error) => void): void {
+    if (this.reason) abort(this.reason);
+    else this.abortCall = abort;
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
+    if (statusCode < 200) return true;
+    this.status = statusCode;
+    this.headers = util.parseHeaders(rawHeaders);
+    this.resumeCall = resume;
+    this.phase = BODY;
+    this.resolve(this);
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.sink && !this.paused && this.held === undefined) {
+      this.sink.onData(chunk);
+      return !this.paused;
+    }
+    (this.held ??= []).push(chunk);
+    this.heldBytes += chunk.length;
+    if (!this.sink && this.heldBytes < HELD_BYTES) return true;
+    this.paused = true;
+    return false;
+  }
+
+  onComplete(): void {
+    this.finish();
+    if (this.sink && this.held === undefined) this.sink.onEnd();
+    else this.ended = true;
+  }
+
+  onError(error: Error): void {
+    const before = this.phase === HEADERS;
+    if (this.phase !== DONE) this.finish();
+    if (this.upload && !this.upload.destroyed) {
+      this.upload.on('error', ignore);
+      this.upload.destroy(error);
+    }
+    if (before) return this.reject(toVendorFailure(error, this.ctx, this.vendor));
+    if (!this.sink) {
+      this.failure = error;
+      return;
+    }
+    this.held = undefined;
+    try {
+      this.sink.onError(error);
+    } catch (thrown) {
+      // undici would report a throw here on the pool as an 'error' event.
+      process.emitWarning(thrown as Error);
+    }
+  }
+
+  /** Starts (or moves) the body's reading to `sink`: the chunks held so far first, then the rest as it comes. */
+  read(sink: BodySink): void {
+    this.sink = sink;
+    if (this.paused) this.resume();
+    else this.deliverHeld();
+  }
+
+  /** Hands the held chunks, then a held end or failure, to the sink, until it pauses. */
+  private deliverHeld(): void {
+    while (this.held !== undefined && !this.paused) {
+      const chunk = this.held.shift()!;
+      this.heldBytes -= chunk.length;
+      if (this.held.length === 0) this.held = undefined;
+      this.sink!.onData(chunk);
+    }
+    if (this.held !== undefined || this.paused) return;
+    if (this.ended) {
+      this.ended = false;
+      this.sink!.onEnd();
+    } else if (this.failure) {
+      const failure = this.failure;
+      this.failure = undefined;
+      this.sink!.onError(failure);
+    }
+  }
+
+  /** Stops the vendor's body after the chunk being read (undici pauses its parser). */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.deliverHeld();
+    if (!this.paused && this.phase === BODY) this.resumeCall?.();
+  }
+
+  /** Aborts the call unless its body ended: the vendor sees its connection close. */
+  destroy(): void {
+    if (this.phase === DONE) return;
+    // Nothing more is read, should undici's parser call back before it sees its socket destroyed.
+    this.paused = true;
+    this.abortCall?.(new errors.RequestAbortedError());
+  }
+
+  /**
+   * The body as a Readable (with `json()` and `text()`), for the callers that stream it; made on first use,
+   * it reads the vendor only once it is read. `json()` and `text()` of a body not read yet collect its chunks
+   * without the stream.
+   */
+  get body(): VendorBody {
+    if (this.stream) return this.stream;
+    let started = false;
+    const stream = new Readable({
+      read: () => {
+        if (started) return this.resume();
+        started = true;
+        this.read({
+          onData: (chunk) => {
+            if (!stream.push(chunk)) this.pause();
+          },
+          onEnd: () => stream.push(null),
+          onError: (error) => stream.destroy(error as Error),
+        });
+      },
+      destroy: (error, callback) => {
+        this.destroy();
+        callback(error ?? (stream.readableEnded ? null : new errors.RequestAbortedError()));
+      },
+    });
+    const readText = (): Promise<string> => {
+      if (started) return text(stream);
+      started = true;
+      return this.readText();
+    };
+    this.stream = Object.assign(stream, { json: async () => JSON.parse(await readText()) as unknown, text: readText });
+    return this.stream;
+  }
+
+  /** The whole body as text (UTF-8, a byte order mark dropped), as undici's `text()` reads it. */
+  private readText(): Promise<string> {
+    return new Promise((resolve, reject) => {
+      collectBody(this, Infinity, (error, { chunks, size }) => {
+        if (error !== undefined) return reject(error);
+        const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+        const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+        resolve(bytes.toString('utf8', bom ? 3 : 0));
+      });
+    });
+  }
+}
+
+const ignore = (): void => undefined;
+
+function readAbortReason(signal: AbortSignal | AbortSource): Error {
+  return (signal.reason as Error | undefined) ?? new errors.RequestAbortedError();
+}
