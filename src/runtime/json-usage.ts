@@ -28,11 +28,6 @@ function findObjectAfter(body: Buffer, at: number, end = body.length): number {
   return i < end && body[i] === OPEN ? i : -1;
 }
 
-/** True when `bytes` hold a usage object of the adapter's protocol, not a `null` usage some streams repeat. */
-export function hasUsageObject(bytes: Buffer, adapter: ProtocolAdapter): boolean {
-  return findUsageObject(bytes, adapter) !== -1;
-}
-
 /**
  * Where the first usage field followed by an object starts in `bytes` (its opening quote), or -1. Only the
  * bytes from `from` to before `end` are looked at (a line of a stream).
