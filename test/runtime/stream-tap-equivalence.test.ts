@@ -40,7 +40,7 @@ function cut(bytes: Buffer, offsets: number[]): Buffer[] {
 }
 
 const count = fc.oneof(fc.nat(5000), fc.constant(-1), fc.constant('7'), fc.constant(1.5));
-const text = fc.oneof(fc.string(), fc.constantFrom('"usage":{', '\\"usage\\": {', 'data: x', '"error"', KEY, 'é€😀'));
+const text = fc.oneof(fc.string(), fc.constantFrom('"usage":{', '\\"usage\\": {', 'data: x', '"error"', KEY, 'é€😀', '\r', '\rdata: {"usage":{}}'));
 const usageObject = fc.oneof(
   fc.record({ prompt_tokens: count, completion_tokens: count, total_tokens: count }),
   fc.record({ input_tokens: count, output_tokens: count }),
@@ -63,7 +63,7 @@ const line = fc.oneof(
   { weight: 3, arbitrary: fc.constant('') },
   { weight: 1, arbitrary: text },
 );
-const stream = fc.tuple(fc.array(fc.tuple(line, fc.constantFrom('\n', '\r\n')), { maxLength: 24 }), fc.oneof(fc.constant(''), line)).map(([lines, last]) => lines.map(([l, end]) => l + end).join('') + last);
+const stream = fc.tuple(fc.array(fc.tuple(line, fc.constantFrom('\n', '\r\n', '\r\r\n')), { maxLength: 24 }), fc.oneof(fc.constant(''), line)).map(([lines, last]) => lines.map(([l, end]) => l + end).join('') + last);
 const adapters: [string, ProtocolAdapter][] = [['OpenAI', openaiAdapter], ['Anthropic', anthropicAdapter], ['Gemini', geminiAdapter]];
 
 describe('the stream tap against the tap it replaced (bytes, usage, finish reasons, redaction)', () => {
