@@ -68,9 +68,8 @@ export class StreamTap {
    */
   private readLines(bytes: Buffer): Buffer {
     let pieces: Buffer[] | undefined;
-    let kept = 0;
     let next = this.skipBlank ? this.skipBlankLine(bytes, 0) : 0;
-    if (next !== 0) kept = next;
+    let kept = next;
     for (let at = findUsageObject(bytes, this.adapter, next); at !== -1; at = findUsageObject(bytes, this.adapter, next)) {
       const lineStart = bytes.lastIndexOf(NEWLINE, at) + 1;
       const lineEnd = bytes.indexOf(NEWLINE, at);
