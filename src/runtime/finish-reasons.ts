@@ -1,4 +1,5 @@
 import type { ProtocolAdapter } from '../protocols/types.ts';
+import { defineFieldMarker, findField, type FieldMarker } from './find-json-field.ts';
 
 const BACKSLASH = 0x5c;
 const QUOTE = 0x22;
@@ -23,12 +24,12 @@ export function isReadingFinishReasons(): boolean {
   return reading;
 }
 
-/** The `"field"` byte strings of an adapter's finish reason fields, made once per adapter. */
-const markerCache = new WeakMap<ProtocolAdapter, Buffer[]>();
+/** The markers of an adapter's finish reason fields, made once per adapter. */
+const markerCache = new WeakMap<ProtocolAdapter, FieldMarker[]>();
 
-function getMarkers(adapter: ProtocolAdapter): Buffer[] {
+function getMarkers(adapter: ProtocolAdapter): FieldMarker[] {
   let markers = markerCache.get(adapter);
-  if (!markers) markerCache.set(adapter, (markers = (adapter.finishReasonFields ?? []).map((name) => Buffer.from(`"${name}"`))));
+  if (!markers) markerCache.set(adapter, (markers = (adapter.finishReasonFields ?? []).map(defineFieldMarker)));
   return markers;
 }
 
@@ -46,9 +47,10 @@ function skipSpaces(bytes: Buffer, at: number): number {
  */
 export function readFinishReasons(bytes: Buffer, adapter: ProtocolAdapter, into?: string[]): string[] | undefined {
   for (const marker of getMarkers(adapter)) {
-    for (let at = bytes.indexOf(marker); at !== -1 && (into?.length ?? 0) < MAX_REASONS; at = bytes.indexOf(marker, at + marker.length)) {
+    const length = marker.quoted.length;
+    for (let at = findField(bytes, marker); at !== -1 && (into?.length ?? 0) < MAX_REASONS; at = findField(bytes, marker, at + length)) {
       if (at > 0 && bytes[at - 1] === BACKSLASH) continue;
-      let i = skipSpaces(bytes, at + marker.length);
+      let i = skipSpaces(bytes, at + length);
       if (bytes[i] !== COLON) continue;
       i = skipSpaces(bytes, i + 1);
       if (bytes[i] !== QUOTE) continue;

@@ -1,4 +1,5 @@
 import type { ProtocolAdapter } from '../protocols/types.ts';
+import { defineFieldMarker, findField, findLastField, type FieldMarker } from './find-json-field.ts';
 import type { Usage } from './types.ts';
 
 const BACKSLASH = 0x5c;
@@ -7,34 +8,36 @@ const OPEN = 0x7b;
 const CLOSE = 0x7d;
 const COLON = 0x3a;
 
-/** The `"field"` byte strings of an adapter's usage fields, made once per adapter. */
-const markerCache = new WeakMap<ProtocolAdapter, { name: string; bytes: Buffer }[]>();
+/** The markers of an adapter's usage fields, made once per adapter. */
+const markerCache = new WeakMap<ProtocolAdapter, { name: string; marker: FieldMarker }[]>();
 
 function getMarkers(adapter: ProtocolAdapter) {
   let markers = markerCache.get(adapter);
-  if (!markers) markerCache.set(adapter, (markers = adapter.usageFields.map((name) => ({ name, bytes: Buffer.from(`"${name}"`) }))));
+  if (!markers) markerCache.set(adapter, (markers = adapter.usageFields.map((name) => ({ name, marker: defineFieldMarker(name) }))));
   return markers;
 }
 
-/** Index of the `{` of an object that follows the field name ending before `at` (`: {` with spaces), or -1. */
-function findObjectAfter(body: Buffer, at: number): number {
-  let i = skipSpaces(body, at);
-  if (body[i] !== COLON) return -1;
-  i = skipSpaces(body, i + 1);
-  return body[i] === OPEN ? i : -1;
+/**
+ * Index of the `{` of an object that follows the field name ending before `at` (`: {` with spaces), or -1.
+ * Bytes from `end` on are not looked at.
+ */
+function findObjectAfter(body: Buffer, at: number, end = body.length): number {
+  let i = skipSpaces(body, at, end);
+  if (i >= end || body[i] !== COLON) return -1;
+  i = skipSpaces(body, i + 1, end);
+  return i < end && body[i] === OPEN ? i : -1;
 }
 
-/** True when `bytes` hold a usage object of the adapter's protocol, not a `null` usage some streams repeat. */
-export function hasUsageObject(bytes: Buffer, adapter: ProtocolAdapter): boolean {
-  return findUsageObject(bytes, adapter) !== -1;
-}
-
-/** Where the first usage field followed by an object starts in `bytes` (its opening quote), or -1. */
-export function findUsageObject(bytes: Buffer, adapter: ProtocolAdapter): number {
+/**
+ * Where the first usage field followed by an object starts in `bytes` (its opening quote), or -1. Only the
+ * bytes from `from` to before `end` are looked at (a line of a stream).
+ */
+export function findUsageObject(bytes: Buffer, adapter: ProtocolAdapter, from = 0, end = bytes.length): number {
   let first = -1;
-  for (const { bytes: field } of getMarkers(adapter)) {
-    for (let at = bytes.indexOf(field); at !== -1 && (first === -1 || at < first); at = bytes.indexOf(field, at + field.length)) {
-      if (findObjectAfter(bytes, at + field.length) !== -1) {
+  for (const { marker } of getMarkers(adapter)) {
+    const length = marker.quoted.length;
+    for (let at = findField(bytes, marker, from, end); at !== -1 && (first === -1 || at < first); at = findField(bytes, marker, at + length, end)) {
+      if (findObjectAfter(bytes, at + length, end) !== -1) {
         first = at;
         break;
       }
@@ -43,7 +46,8 @@ export function findUsageObject(bytes: Buffer, adapter: ProtocolAdapter): number
   return first;
 }
 
-const ERROR_FIELD = Buffer.from('"error"');
+const ERROR_FIELD = defineFieldMarker('error');
+const ERROR_LENGTH = ERROR_FIELD.quoted.length;
 const NULL = Buffer.from('null');
 
 /**
@@ -52,8 +56,8 @@ const NULL = Buffer.from('null');
  * JSON strings are escaped (`\"error\"`), so a model's text never matches.
  */
 export function hasErrorField(bytes: Buffer): boolean {
-  for (let at = bytes.indexOf(ERROR_FIELD); at !== -1; at = bytes.indexOf(ERROR_FIELD, at + ERROR_FIELD.length)) {
-    let i = skipSpaces(bytes, at + ERROR_FIELD.length);
+  for (let at = findField(bytes, ERROR_FIELD); at !== -1; at = findField(bytes, ERROR_FIELD, at + ERROR_LENGTH)) {
+    let i = skipSpaces(bytes, at + ERROR_LENGTH);
     if (bytes[i] !== COLON) return true;
     i = skipSpaces(bytes, i + 1);
     if (i + NULL.length > bytes.length || bytes.compare(NULL, 0, NULL.length, i, i + NULL.length) !== 0) return true;
@@ -96,8 +100,8 @@ function isSpace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
 
-function skipSpaces(body: Buffer, at: number): number {
-  while (at < body.length && isSpace(body[at])) at++;
+function skipSpaces(body: Buffer, at: number, end = body.length): number {
+  while (at < end && isSpace(body[at])) at++;
   return at;
 }
 
@@ -122,10 +126,10 @@ function findObjectEnd(body: Buffer, start: number): number {
  * usage fields (answers put it last), not the whole body.
  */
 export function readUsageFromJson(body: Buffer, adapter: ProtocolAdapter): Usage | undefined {
-  for (const { name, bytes } of getMarkers(adapter)) {
-    const at = body.lastIndexOf(bytes);
+  for (const { name, marker } of getMarkers(adapter)) {
+    const at = findLastField(body, marker);
     if (at <= 0 || body[at - 1] === BACKSLASH) continue;
-    const i = findObjectAfter(body, at + bytes.length);
+    const i = findObjectAfter(body, at + marker.quoted.length);
     if (i === -1) continue;
     const end = findObjectEnd(body, i);
     if (end === -1) continue;

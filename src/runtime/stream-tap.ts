@@ -1,6 +1,6 @@
 import type { ProtocolAdapter } from '../protocols/types.ts';
 import { readFinishReasons } from './finish-reasons.ts';
-import { addUsage, findUsageObject, hasErrorField, hasUsageObject } from './json-usage.ts';
+import { addUsage, findUsageObject, hasErrorField } from './json-usage.ts';
 import type { Redactor } from './redact.ts';
 import type { Usage } from './types.ts';
 
@@ -45,22 +45,15 @@ export class StreamTap {
     this.tail = lastBreak === bytes.length - 1 ? undefined : bytes.subarray(lastBreak + 1);
     const complete = this.tail ? bytes.subarray(0, lastBreak + 1) : bytes;
     if (this.reasons) this.reasons.finishReasons = readFinishReasons(complete, this.adapter, this.reasons.finishReasons);
-    if (this.skipBlank) return this.readLines(complete);
-    const at = findUsageObject(complete, this.adapter);
-    if (at === -1) return complete;
-    // Only the lines from the first usage event on are read; the events before it pass as they are
-    // (a vendor read often holds a whole stream, the usage event last).
-    const lineStart = complete.lastIndexOf(NEWLINE, at) + 1;
-    if (lineStart === 0) return this.readLines(complete);
-    return Buffer.concat([complete.subarray(0, lineStart), this.readLines(complete.subarray(lineStart))]);
+    return this.readLines(complete);
   }
 
-  /** The stream ended: the bytes still held. */
+  /** The stream ended: the bytes still held (a line without its end: passed as it is, not read). */
   end(): Buffer {
     const rest = this.tail ?? EMPTY;
     this.tail = undefined;
     if (this.reasons && rest.length) this.reasons.finishReasons = readFinishReasons(rest, this.adapter, this.reasons.finishReasons);
-    return this.redact(rest.length && hasUsageObject(rest, this.adapter) ? this.readLines(rest) : rest);
+    return this.redact(rest);
   }
 
   /** `out` without secrets when it holds an error event. */
@@ -68,31 +61,52 @@ export class StreamTap {
     return this.redactor && out.length !== 0 && hasErrorField(out) ? this.redactor.redactBytes(out) : out;
   }
 
+  /**
+   * `bytes` (complete lines) without the usage-only events to drop, the usage of every `data:` line that
+   * holds a usage object read. Only the lines holding a usage field are looked at (one byte search finds
+   * the next); the bytes between them pass as subarrays, and are copied only around a dropped event.
+   */
   private readLines(bytes: Buffer): Buffer {
-    const lines = bytes.toString('utf8').split('\n');
-    const rest = lines.pop()!;
-    const kept: string[] = [];
-    for (const line of lines) {
-      const bare = line.endsWith('\r') ? line.slice(0, -1) : line;
-      if (this.skipBlank && bare === '') {
-        this.skipBlank = false;
-        continue;
-      }
-      this.skipBlank = false;
-      if (bare.startsWith('data:') && hasUsageObject(Buffer.from(bare), this.adapter) && this.readEvent(bare.slice(5))) {
-        this.skipBlank = true;
-        continue;
-      }
-      kept.push(line + '\n');
+    let pieces: Buffer[] | undefined;
+    let next = this.skipBlank ? this.skipBlankLine(bytes, 0) : 0;
+    let kept = next;
+    for (let at = findUsageObject(bytes, this.adapter, next); at !== -1; at = findUsageObject(bytes, this.adapter, next)) {
+      const lineStart = bytes.lastIndexOf(NEWLINE, at) + 1;
+      const lineEnd = bytes.indexOf(NEWLINE, at);
+      next = lineEnd + 1;
+      if (!this.readEventLine(bytes, lineStart, lineEnd)) continue;
+      if (lineStart > kept) (pieces ??= []).push(bytes.subarray(kept, lineStart));
+      this.skipBlank = true;
+      next = this.skipBlankLine(bytes, next);
+      kept = next;
     }
-    return Buffer.from(kept.join('') + rest);
+    if (kept === 0) return bytes;
+    if (kept < bytes.length) (pieces ??= []).push(bytes.subarray(kept));
+    return pieces === undefined ? EMPTY : pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
   }
 
-  /** Reads one event's usage; true when the event is to be dropped. */
-  private readEvent(data: string): boolean {
+  /**
+   * Where the line at `at` ends (after its newline) when it is the blank line that ends a dropped event,
+   * else `at`; the blank line is waited for no longer once a line is seen (or this is the end of `bytes`).
+   */
+  private skipBlankLine(bytes: Buffer, at: number): number {
+    if (at >= bytes.length) return at;
+    this.skipBlank = false;
+    if (bytes[at] === NEWLINE) return at + 1;
+    return bytes[at] === RETURN && bytes[at + 1] === NEWLINE ? at + 2 : at;
+  }
+
+  /**
+   * Reads the usage of the line from `start` to its newline at `end` when it is a `data:` line holding a
+   * usage object; true when the event is to be dropped.
+   */
+  private readEventLine(bytes: Buffer, start: number, end: number): boolean {
+    const bare = end > start && bytes[end - 1] === RETURN ? end - 1 : end;
+    if (bare - start < DATA.length || bytes.compare(DATA, 0, DATA.length, start, start + DATA.length) !== 0) return false;
+    if (findUsageObject(bytes, this.adapter, start, bare) === -1) return false;
     let json: unknown;
     try {
-      json = JSON.parse(data);
+      json = JSON.parse(bytes.toString('utf8', start + DATA.length, bare));
     } catch {
       return false;
     }
@@ -101,4 +115,6 @@ export class StreamTap {
   }
 }
 
+const DATA = Buffer.from('data:');
+const RETURN = 0x0d;
 const EMPTY = Buffer.alloc(0);

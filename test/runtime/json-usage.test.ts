@@ -43,6 +43,15 @@ describe('finding the first usage object in stream bytes', () => {
   it('answers -1 when no usage object is there', () => {
     expect(findUsageObject(Buffer.from('data: {"usage":null,"x":"usage"}\n\n'), openaiAdapter)).toBe(-1);
   });
+
+  it('looks only between its bounds: a field whose object starts past the end is no usage object there', () => {
+    const text = 'data: {"usage"\n: {"total_tokens":3}}\ndata: {"usage":{"total_tokens":4}}\n';
+    const bytes = Buffer.from(text);
+    const lineEnd = text.indexOf('\n');
+    expect(findUsageObject(bytes, openaiAdapter)).toBe(text.indexOf('"usage"'));
+    expect(findUsageObject(bytes, openaiAdapter, 0, lineEnd)).toBe(-1);
+    expect(findUsageObject(bytes, openaiAdapter, lineEnd + 1)).toBe(text.lastIndexOf('"usage"'));
+  });
 });
 
 describe('adding a vendor report to the request usage', () => {

@@ -69,6 +69,25 @@ describe('the stream tap between vendor and client', () => {
     expect(usage).toMatchObject({ inputTokens: 11, outputTokens: 6 });
   });
 
+  it('passes bytes that are not UTF-8 as they are, also in the lines around a usage event it reads', () => {
+    const invalid = Buffer.from([0xff, 0xfe, 0xc3]);
+    const stream = Buffer.concat([
+      Buffer.from('data: {"choices":[{"delta":{"content":"'),
+      invalid,
+      Buffer.from('"}}]}\n\ndata: {"choices":[],"usage":{"prompt_tokens":2,"completion_tokens":1}}\n\n: '),
+      invalid,
+      Buffer.from('\ndata: [DONE]\n\n'),
+      invalid,
+    ]);
+    const usage: Usage = {};
+    const tap = new StreamTap(openaiAdapter, usage, true);
+    const out = Buffer.concat([tap.push(stream), tap.end()]);
+    const usageEvent = stream.indexOf('data: {"choices":[],');
+    const afterUsage = stream.indexOf('\n\n: ', usageEvent) + 2;
+    expect(out.equals(Buffer.concat([stream.subarray(0, usageEvent), stream.subarray(afterUsage)]))).toBe(true);
+    expect(usage).toMatchObject({ inputTokens: 2, outputTokens: 1, totalTokens: 3 });
+  });
+
   it('keeps the final Gemini counts from the last CRLF-framed chunk', () => {
     const gemini = fixture('gemini/streamGenerateContent.sse').replace(/\n\n/g, '\r\n\r\n');
     const { text, usage } = tapText(gemini, geminiAdapter, false, 11);
