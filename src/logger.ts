@@ -138,17 +138,14 @@ export function createLogger(level = 'info', destination: DestinationStream = op
 }
 
 /**
- * Writes one `info` line whose fields are `fields` (a plain JSON-safe object, undefined fields left out) and
- * whose message is `msg`, shaped as pino shapes it (`level`, `time`, the fields, `msg`) but serialized by one
- * `JSON.stringify`: the request log line, written once per request, skips pino's per-field serializer.
- * Redacted like every line. The caller checks that `info` is enabled.
+ * Writes one line already serialized (JSON and its newline, shaped as pino shapes its lines) through `logger`'s
+ * destination, redacted like every line: the request log line, written once per request, skips pino's
+ * per-field serializer (src/cli/format-request-line.ts). The caller checks that the line's level is enabled.
  */
-export function writeInfoLine(logger: Logger, fields: object, msg: string): void {
+export function writeLogLine(logger: Logger, line: string): void {
   const destination = destinations.get(logger);
-  if (!destination) throw new Error('writeInfoLine: the logger was not made by createLogger');
-  const json = JSON.stringify(fields);
-  const body = json.length > 2 ? `${json.slice(1, -1)},` : '';
-  destination.write(`{"level":30,"time":${Date.now()},${body}"msg":${JSON.stringify(msg)}}\n`);
+  if (!destination) throw new Error('writeLogLine: the logger was not made by createLogger');
+  destination.write(line);
 }
 
 /**
