@@ -9,8 +9,8 @@ type Caller = Pick<UsageEvent, 'key' | 'model' | 'vendor' | 'target' | 'op' | 's
  * the order createUsageEvent of src/runtime/usage-event.ts sets them; test/cli/format-request-line.test.ts
  * proves it on arbitrary events). The caller's fields (key, model, vendor, target, op, style, method, path,
  * route, client, pid) are serialized once and reused while the next event has the same values, as nearly every
- * event does; the rest are written one by one, strings quoted as they are unless they hold a character JSON
- * escapes. About 40% less than serializing the whole event each time.
+ * event does; the outcome's fields (status to the error) by one `JSON.stringify`, which writes numbers
+ * straight into its output. About a third less than serializing the whole event each time.
  */
 export function createRequestLineFormatter(): (event: UsageEvent, time: number) => string {
   let caller: Caller | undefined;
@@ -18,26 +18,38 @@ export function createRequestLineFormatter(): (event: UsageEvent, time: number) 
   return (event, time) => {
     if (caller === undefined || !isSameCaller(caller, event)) {
       caller = readCaller(event);
-      callerJson = writeCaller(caller);
+      callerJson = readFields(JSON.stringify(caller));
     }
-    let line = `{"level":30,"time":${time}${writeField(',"requestId":', event.requestId)}${callerJson}`;
-    line += writeField(',"status":', event.status);
-    line += writeField(',"ttfbMs":', event.ttfbMs);
-    line += writeField(',"durationMs":', event.durationMs);
-    line += writeField(',"overheadMs":', event.overheadMs);
-    line += writeField(',"vendorCalls":', event.vendorCalls);
-    line += writeField(',"attempts":', event.attempts);
-    line += writeField(',"usage":', event.usage);
-    line += writeField(',"generation":', event.generation);
-    // Set only when there is one (the event has no such key otherwise).
-    if (event.costUsd !== undefined) line += writeField(',"costUsd":', event.costUsd);
-    if (event.native !== undefined) line += writeField(',"native":', event.native);
-    if (event.failedTargets !== undefined) line += writeField(',"failedTargets":', event.failedTargets);
-    if (event.coolingTargets !== undefined) line += writeField(',"coolingTargets":', event.coolingTargets);
-    if (event.finishReasons !== undefined) line += writeField(',"finishReasons":', event.finishReasons);
-    if (event.error !== undefined) line += writeField(',"error":', event.error);
-    if (event.cause !== undefined) line += writeField(',"cause":', event.cause);
-    return `${line},"msg":"request"}\n`;
+    const { requestId } = event;
+    const outcome = readFields(JSON.stringify(readOutcome(event)));
+    const id = typeof requestId === 'string' ? `,"requestId":${JSON.stringify(requestId)}` : readFields(JSON.stringify({ requestId }));
+    return `{"level":30,"time":${time}${id}${callerJson}${outcome},"msg":"request"}\n`;
+  };
+}
+
+/** The members of a serialized object with a comma before them (`{"a":1}` gives `,"a":1`), or '' for `{}`. */
+function readFields(json: string): string {
+  return json.length > 2 ? `,${json.slice(1, -1)}` : '';
+}
+
+/** The fields of the request's outcome, in the event's order (undefined ones are left out of the line). */
+function readOutcome(event: UsageEvent) {
+  return {
+    status: event.status,
+    ttfbMs: event.ttfbMs,
+    durationMs: event.durationMs,
+    overheadMs: event.overheadMs,
+    vendorCalls: event.vendorCalls,
+    attempts: event.attempts,
+    usage: event.usage,
+    generation: event.generation,
+    costUsd: event.costUsd,
+    native: event.native,
+    failedTargets: event.failedTargets,
+    coolingTargets: event.coolingTargets,
+    finishReasons: event.finishReasons,
+    error: event.error,
+    cause: event.cause,
   };
 }
 
@@ -60,40 +72,4 @@ function isSameCaller(caller: Caller, event: UsageEvent): boolean {
     caller.route === event.route &&
     caller.pid === event.pid
   );
-}
-
-function writeCaller(caller: Caller): string {
-  return (
-    writeField(',"key":', caller.key) +
-    writeField(',"model":', caller.model) +
-    writeField(',"vendor":', caller.vendor) +
-    writeField(',"target":', caller.target) +
-    writeField(',"op":', caller.op) +
-    writeField(',"style":', caller.style) +
-    writeField(',"method":', caller.method) +
-    writeField(',"path":', caller.path) +
-    writeField(',"route":', caller.route) +
-    writeField(',"client":', caller.client) +
-    writeField(',"pid":', caller.pid)
-  );
-}
-
-/** `prefix` (`,"name":`) and the value as JSON.stringify writes a property, or '' for one it leaves out (undefined). */
-function writeField(prefix: string, value: unknown): string {
-  if (typeof value === 'number') return Number.isFinite(value) ? prefix + value : `${prefix}null`;
-  if (typeof value === 'string') return prefix + quote(value);
-  const json = JSON.stringify(value) as string | undefined;
-  return json === undefined ? '' : prefix + json;
-}
-
-/**
- * A JSON string literal of `text`: quoted as it is when nothing in it needs escaping (a quote, a backslash, a
- * control character or a surrogate, which JSON.stringify escapes when unpaired), else JSON.stringify's.
- */
-function quote(text: string): string {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(text);
-  }
-  return `"${text}"`;
 }
