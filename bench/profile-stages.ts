@@ -25,7 +25,7 @@ export const START_UP = 'start-up (not per request)';
 const SOURCE_RULES: [RegExp, string][] = [
   [/(node_modules\/(yaml|ajv|ajv-formats)\/|src\/(config|codegen)\/|^node:internal\/modules\/)/, START_UP],
   [/node_modules\/(pino|sonic-boom|pino-std-serializers|fast-redact|thread-stream)\//, 'log line'],
-  [/src\/(logger|cli\/log-request)\.ts$/, 'log line'],
+  [/src\/(logger|cli\/log-request|cli\/format-request-line)\.ts$/, 'log line'],
   [/node_modules\/undici\//, 'vendor call (undici)'],
   [/src\/runtime\/(read-body|json-bytes|drain-request|check-request-head)\.ts$/, 'read and parse body'],
   [/(src\/runtime\/validate\.ts|generated\/validators)/, 'validation'],

@@ -1,4 +1,4 @@
-import { fstatSync } from 'node:fs';
+import fs from 'node:fs';
 import { destination as openDestination, pino, type DestinationStream, type Logger } from 'pino';
 import { createRedactor, type Redactor } from './runtime/redact.ts';
 
@@ -27,10 +27,38 @@ const FILE_MAX_WRITE_BYTES = 64 * 1024;
 
 function isFile(fd: number): boolean {
   try {
-    return fstatSync(fd).isFile();
+    return fs.fstatSync(fd).isFile();
   } catch {
     return false;
   }
+}
+
+/** Where the batches of {@link openStdout} go: a write of whole lines, and the flushes of what is still pending. */
+interface LineOutput {
+  write(text: string): void;
+  flush(cb?: (error?: Error) => void): void;
+  flushSync(): void;
+}
+
+/**
+ * Standard output on a regular file: each batch is written at once by one `writeSync` of its text (a file
+ * never answers EAGAIN, so nothing is left pending). sonic-boom, used for a pipe, would encode every batch
+ * it wrote into a new Buffer afterwards only to count the bytes written: a 32 KB allocation per batch that
+ * cost more than the write itself.
+ */
+function openFileOutput(fd: number): LineOutput {
+  return {
+    write(text) {
+      const written = fs.writeSync(fd, text);
+      // A short write (a full disk, a file size limit): the rest is written until done or the write throws.
+      if (written !== Buffer.byteLength(text)) {
+        const bytes = Buffer.from(text);
+        for (let done = written; done < bytes.length; ) done += fs.writeSync(fd, bytes, done);
+      }
+    },
+    flush: (cb) => cb && process.nextTick(cb),
+    flushSync: () => undefined,
+  };
 }
 
 /**
@@ -40,7 +68,8 @@ function isFile(fd: number): boolean {
  * the end of a drain included: test/logger-flush-on-exit.test.ts). Writes to a pipe carry at most PIPE_BUF
  * bytes of whole lines, so workers sharing one pipe never interleave inside a line. The lines are gathered
  * here and joined once per write (sonic-boom's own buffer measures its whole buffered text again on every
- * line it adds).
+ * line it adds); a pipe's batches go through sonic-boom (which retries on EAGAIN), a file's straight to
+ * `writeSync` ({@link openFileOutput}).
  */
 function openStdout(): DestinationStream {
   const toFile = isFile(1);
@@ -48,7 +77,7 @@ function openStdout(): DestinationStream {
   const maxWrite = toFile ? FILE_MAX_WRITE_BYTES : MAX_WRITE_BYTES;
   // A file's batches need no exact size (no atomicity bound to keep): the line's length is enough there.
   const measure = toFile ? (line: string) => line.length : (line: string) => Buffer.byteLength(line);
-  const out = openDestination({ dest: 1, sync: true, maxWrite });
+  const out: LineOutput = toFile ? openFileOutput(1) : openDestination({ dest: 1, sync: true, maxWrite });
   let lines: string[] = [];
   let bytes = 0;
   const writeLines = () => {
@@ -109,17 +138,14 @@ export function createLogger(level = 'info', destination: DestinationStream = op
 }
 
 /**
- * Writes one `info` line whose fields are `fields` (a plain JSON-safe object, undefined fields left out) and
- * whose message is `msg`, shaped as pino shapes it (`level`, `time`, the fields, `msg`) but serialized by one
- * `JSON.stringify`: the request log line, written once per request, skips pino's per-field serializer.
- * Redacted like every line. The caller checks that `info` is enabled.
+ * Writes one line already serialized (JSON and its newline, shaped as pino shapes its lines) through `logger`'s
+ * destination, redacted like every line: the request log line, written once per request, skips pino's
+ * per-field serializer (src/cli/format-request-line.ts). The caller checks that the line's level is enabled.
  */
-export function writeInfoLine(logger: Logger, fields: object, msg: string): void {
+export function writeLogLine(logger: Logger, line: string): void {
   const destination = destinations.get(logger);
-  if (!destination) throw new Error('writeInfoLine: the logger was not made by createLogger');
-  const json = JSON.stringify(fields);
-  const body = json.length > 2 ? `${json.slice(1, -1)},` : '';
-  destination.write(`{"level":30,"time":${Date.now()},${body}"msg":${JSON.stringify(msg)}}\n`);
+  if (!destination) throw new Error('writeLogLine: the logger was not made by createLogger');
+  destination.write(line);
 }
 
 /**

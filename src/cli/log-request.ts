@@ -1,14 +1,16 @@
 import type { Logger } from 'pino';
-import { writeInfoLine } from '../logger.ts';
+import { writeLogLine } from '../logger.ts';
+import { createRequestLineFormatter } from './format-request-line.ts';
 import type { UsageEvent } from '../runtime/types.ts';
 
 /**
- * The request log line: one per request at `info`, the usage event's fields serialized in one pass; a request
+ * The request log line: one per request at `info`, the usage event's fields serialized by hand (format-request-line.ts); a request
  * the gateway itself failed (500 `internal_error`) is logged at `error` through pino, with its cause and stack
  * as pino's `err` (the logger redacts secrets from both). Returns no receiver below `info`, so no usage event
  * is built at all.
  */
 export function createRequestLog(logger: Logger): ((event: UsageEvent) => void)[] {
   if (!logger.isLevelEnabled('info')) return [];
-  return [(event) => (event.cause === undefined ? writeInfoLine(logger, event, 'request') : logger.error({ ...event, cause: undefined, err: event.cause }, 'request'))];
+  const formatLine = createRequestLineFormatter();
+  return [(event) => (event.cause === undefined ? writeLogLine(logger, formatLine(event, Date.now())) : logger.error({ ...event, cause: undefined, err: event.cause }, 'request'))];
 }

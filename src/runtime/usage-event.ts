@@ -38,7 +38,8 @@ function readPath(url: string | undefined = '/'): string {
 /**
  * The usage event a request ends with (logs and metrics read it): who called what, how it went and what
  * it cost. Fields that only failures or retries have are set only then, so a served request builds no
- * extra objects for them.
+ * extra objects for them. The request log line writes these keys in this order (src/cli/format-request-line.ts,
+ * whose test builds events here): a key added here is added there.
  */
 export function createUsageEvent(ctx: RequestContext, status: number, durationMs: number, error?: GatewayError, costUsd?: number): UsageEvent {
   const event: UsageEvent = {
