@@ -28,6 +28,11 @@ export class GatewayContext implements RequestContext {
   /** The path parameter whose percent-escapes did not decode (answered 400). */
   readonly invalidParam?: string;
   readonly abortSource = new AbortSource();
+  /**
+   * The request's JSON body has all arrived and been read (Node may mark the request `complete` only a
+   * moment later): an answer now does not cut an upload short.
+   */
+  bodyReceived = false;
   vendorCalls = 0;
   attempts = 0;
   vendorMs = 0;
