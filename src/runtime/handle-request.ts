@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { GatewayError, toGatewayError } from '../errors.ts';
@@ -14,6 +13,7 @@ import type { DispatchTable } from './dispatch-table.ts';
 import { serveRequest, type AdmissionHolder } from './serve-request.ts';
 import type { RequestContext, Snapshot, UsageEvent } from './types.ts';
 import { createUsageEvent } from './usage-event.ts';
+import { createRequestId } from './request-id.ts';
 
 /** Receives the one usage event every request ends with. */
 export type UsageSink = (event: UsageEvent) => void;
@@ -75,7 +75,7 @@ function writeUsage(sink: UsageSink, event: UsageEvent): void {
 /** Answers a request no context could be made for: a 500 in the OpenAI shape. Never throws. */
 function failBare(res: ServerResponse, error: unknown): void {
   try {
-    const id = randomUUID();
+    const id = createRequestId();
     const rendered = renderError(DEFAULT_STYLE, toGatewayError(error), id);
     res.writeHead(rendered.status, { ...rendered.headers, 'x-request-id': id, connection: 'close' });
     res.end(rendered.body);
