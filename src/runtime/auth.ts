@@ -31,11 +31,13 @@ export function readPresentedKey(ctx: RequestContext): string | undefined {
 
 /** The key a connection last authenticated with, so keep-alive requests skip the digest. */
 interface ConnectionAuth {
-  presented: Buffer;
+  presented: string;
   key: RuntimeKey;
   snapshot: RequestContext['snapshot'];
 }
-const connectionAuth = new WeakMap<object, ConnectionAuth>();
+/** Where a connection (its socket) keeps its {@link ConnectionAuth}: a property read, no hash lookup. */
+const CONNECTION_AUTH = Symbol('gateway.connection-auth');
+type WithConnectionAuth = { [CONNECTION_AUTH]?: ConnectionAuth };
 
 /** An admin key opens the admin API only: calling a model with one is refused, in the caller's style. */
 function refuseAdminKey(key: RuntimeKey): RuntimeKey {
@@ -55,16 +57,26 @@ export function authenticate(ctx: RequestContext, fallbackKey?: string): Runtime
   if (!presented) {
     throw new GatewayError(401, 'missing_api_key', `No API key provided. Send it as ${getStyleFacts(ctx.style).keyHint}.`);
   }
-  const socket = ctx.req.socket;
-  const cached = connectionAuth.get(socket);
-  const bytes = Buffer.from(presented);
+  const socket = ctx.req.socket as WithConnectionAuth;
+  const cached = socket[CONNECTION_AUTH];
   // Constant time here too: a load balancer may carry several clients over one connection.
-  if (cached && cached.snapshot === ctx.snapshot && cached.presented.length === bytes.length && timingSafeEqual(cached.presented, bytes)) {
+  if (cached !== undefined && cached.snapshot === ctx.snapshot && isSameText(cached.presented, presented)) {
     return refuseAdminKey(cached.key);
   }
   const key = findKey(ctx, presented);
-  connectionAuth.set(socket, { presented: bytes, key, snapshot: ctx.snapshot });
+  socket[CONNECTION_AUTH] = { presented, key, snapshot: ctx.snapshot };
   return refuseAdminKey(key);
+}
+
+/**
+ * Whether two strings are equal, in a time that depends on their length only, never on where they differ
+ * (every code unit is compared; no allocation, no call out of JavaScript).
+ */
+function isSameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
 }
 
 /** The configured key whose digest matches `presented` (constant time over every key), or undefined. */

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { GatewayError } from '../errors.ts';
@@ -6,6 +5,7 @@ import { renderError } from '../protocols/render-error.ts';
 import { DEFAULT_STYLE } from '../protocols/styles.ts';
 import { sendError } from './handle-request.ts';
 import { findContext } from './response-context.ts';
+import { createRequestId } from './request-id.ts';
 
 /** How long a rejected connection stays open after the answer, so the client can read it before the close. */
 const CLOSE_DELAY_MS = 1000;
@@ -53,7 +53,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
     closeLater(socket);
     return;
   }
-  const requestId = randomUUID();
+  const requestId = createRequestId();
   const rendered = renderError(DEFAULT_STYLE, toGatewayError(error), requestId);
   const head = [
     `HTTP/1.1 ${rendered.status} ${STATUS_CODES[rendered.status]}`,

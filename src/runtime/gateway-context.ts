@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { ProtocolAdapter } from '../protocols/types.ts';
@@ -7,6 +6,7 @@ import { AbortSource } from './abort-source.ts';
 import { isReadingFinishReasons, readFinishReasons } from './finish-reasons.ts';
 import { addUsage, readUsageFromJson } from './json-usage.ts';
 import type { RequestContext, Snapshot, Usage } from './types.ts';
+import { createRequestId } from './request-id.ts';
 
 /** How long a request may take before no new vendor attempt starts (the interface's long generations). */
 const REQUEST_DEADLINE_MS = 600_000;
@@ -17,7 +17,7 @@ const REQUEST_DEADLINE_MS = 600_000;
  * when a log line or a token limit asks for it; its finish reasons with it, when traces read them).
  */
 export class GatewayContext implements RequestContext {
-  readonly id = randomUUID();
+  readonly id = createRequestId();
   readonly startedAt = performance.now();
   readonly style: RequestContext['style'];
   readonly route: RequestContext['route'];
@@ -28,6 +28,11 @@ export class GatewayContext implements RequestContext {
   /** The path parameter whose percent-escapes did not decode (answered 400). */
   readonly invalidParam?: string;
   readonly abortSource = new AbortSource();
+  /**
+   * The request's JSON body has all arrived and been read (Node may mark the request `complete` only a
+   * moment later): an answer now does not cut an upload short.
+   */
+  bodyReceived = false;
   vendorCalls = 0;
   attempts = 0;
   vendorMs = 0;

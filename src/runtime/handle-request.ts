@@ -1,34 +1,19 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { TargetEntry } from '../config/types.ts';
 import { GatewayError, toGatewayError } from '../errors.ts';
 import { renderError, renderStreamError } from '../protocols/render-error.ts';
 import { DEFAULT_STYLE } from '../protocols/styles.ts';
-import type { AbortSource } from './abort-source.ts';
-import { authenticate } from './auth.ts';
 import { addUsageEstimate } from './estimate-usage.ts';
-import { checkRequestHead } from './check-request-head.ts';
 import { attachContext } from './response-context.ts';
 import { GatewayContext } from './gateway-context.ts';
-import { readMultipartModel } from './multipart.ts';
-import { serveNative } from './native.ts';
-import { checkNativeParams, hasNoBody } from './native-access.ts';
 import { drainRequest } from './drain-request.ts';
-import { checkJsonBytes, getUnsupportedMediaTypeError, isJsonContentType, isMultipartContentType } from './json-bytes.ts';
-import { getBodyTimeoutError, parseJsonBody, readBody } from './read-body.ts';
-import { readModelId, resolveModel } from './resolve-model.ts';
-import { validateBody } from './validate.ts';
-import { callVendor } from './vendor-call.ts';
-import type { Admission } from '../limits/limiter.ts';
-import { estimateReservation } from '../spend/estimate-reservation.ts';
 import { getCost } from '../spend/get-cost.ts';
-import { orderTargets } from '../routing/order-targets.ts';
-import { runAttempts } from '../routing/run-attempts.ts';
 import type { Services } from './services.ts';
 import type { DispatchTable } from './dispatch-table.ts';
-import type { OpCall, RequestContext, Snapshot, UsageEvent } from './types.ts';
-import { createUsageEvent, getTargetName } from './usage-event.ts';
+import { serveRequest, type AdmissionHolder } from './serve-request.ts';
+import type { RequestContext, Snapshot, UsageEvent } from './types.ts';
+import { createUsageEvent } from './usage-event.ts';
+import { createRequestId } from './request-id.ts';
 
 /** Receives the one usage event every request ends with. */
 export type UsageSink = (event: UsageEvent) => void;
@@ -43,141 +28,6 @@ export function sendError(ctx: RequestContext, error: GatewayError): void {
   const rendered = renderError(ctx.style, error, ctx.id);
   res.writeHead(rendered.status, { ...ctx.headers, ...rendered.headers, 'content-length': String(Buffer.byteLength(rendered.body)) });
   res.end(rendered.body);
-}
-
-/** Where a request's admission goes once its limits are checked (the close handler releases it). */
-interface AdmissionHolder {
-  admission?: Admission;
-}
-
-/**
- * Route → auth → rate check → body → concurrency slot → model → token and budget reservation → handler.
- * The slot is taken only once the body is in (a slow body never pins one); the body has a deadline from
- * the end of the headers; the reservation (the request's largest usage) once the body is parsed.
- */
-async function serve(ctx: GatewayContext, services: Services, dispatch: DispatchTable, holder: AdmissionHolder): Promise<void> {
-  const { route } = ctx;
-  checkRequestHead(ctx.req);
-  if (!ctx.matched) throw new GatewayError(404, 'route_not_found', `No route for ${ctx.req.method} ${ctx.route.path}.`);
-  if (ctx.invalidParam !== undefined) {
-    throw new GatewayError(400, 'invalid_path', `The path parameter \`${ctx.invalidParam}\` is not valid percent-encoding.`, { param: ctx.invalidParam });
-  }
-  if (route.native) checkNativeParams(ctx.params);
-  ctx.key = authenticate(ctx);
-  const pending = services.limiter.admit(ctx.key.config);
-  const admission = pending instanceof Promise ? await pending : pending;
-  holder.admission = admission;
-  // The client left while its limits were being checked: the close handler has run already.
-  if (ctx.abortSource.aborted) admission.release();
-  Object.assign(ctx.headers, admission.headers);
-  if (route.model.from === 'none' && !route.native) {
-    // The concurrency slot (no promise when the key has no concurrency limit); no body to wait for here.
-    const taking = admission.acquire();
-    if (taking) await taking;
-    await dispatch.getModellessHandler(route.op)({ ctx, body: undefined } as unknown as OpCall);
-    return;
-  }
-  let body: any;
-  let raw: Buffer | undefined;
-  let upload: OpCall['upload'];
-  let multipartModel: string | undefined;
-  const { bodyLimitBytes: limit, bodyTimeoutMs } = ctx.snapshot.config.server;
-  const formBody = route.body === 'multipart' || (route.multipart === true && isMultipartContentType(ctx.req.headers['content-type']));
-  if (route.body === 'json' && !formBody && !(route.native && hasNoBody(ctx.req))) {
-    const contentType = ctx.req.headers['content-type'];
-    if (!isJsonContentType(contentType)) throw getUnsupportedMediaTypeError(contentType);
-    // Whole milliseconds: nearly every request then shares one timer list (Node keeps a list per duration).
-    raw = await readBody(ctx.req, limit, bodyTimeoutMs && Math.max(1, Math.ceil(ctx.startedAt + bodyTimeoutMs - performance.now())));
-    checkJsonBytes(raw);
-    body = parseJsonBody(raw);
-    if (route.schema) validateBody(route.schema, body);
-  } else if (formBody) {
-    limitUploadTime(ctx, bodyTimeoutMs);
-    const form = await readMultipartModel(ctx.req, { field: route.model.name, limitBytes: limit, signal: ctx.signal });
-    multipartModel = form.model;
-    upload = form.body;
-    upload.on('error', () => undefined);
-    ctx.res.once('close', () => void form.cleanup());
-  }
-  if (route.native) return serveNative(ctx, body, raw, () => admission.acquire());
-  const modelId = readModelId(ctx, body, multipartModel);
-  const model = resolveModel(ctx, modelId);
-  ctx.modelId = modelId;
-  ctx.model = model;
-  const taking = admission.acquire();
-  if (taking) await taking;
-  // Keys without a token limit or budget reserve nothing: no estimate is made for them.
-  if (admission.countsTokens) {
-    // A store in this process reserves at once (no promise); its headers are the answer's either way.
-    try {
-      const reserving = admission.reserve(estimateReservation(route.op, model, body, raw?.length ?? 0));
-      if (reserving) await reserving;
-    } finally {
-      Object.assign(ctx.headers, admission.headers);
-    }
-  }
-  const input: CallInput = { body, raw: upload ? undefined : raw, upload };
-  const { routing } = model;
-  if (model.targets.length === 1 && model.fallback.length === 0 && routing.retries === 0 && !routing.attemptTimeoutMs && !routing.deadlineMs) {
-    // One target, nothing to retry: no attempt machinery on the hot path (same outcome as runAttempts).
-    return runTarget(ctx, dispatch, input, model.targets[0], ctx.abortSource);
-  }
-  await runAttempts({
-    targets: orderTargets(model, Math.random),
-    policy: routing,
-    signal: ctx.signal,
-    deadline: routing.deadlineMs ? Math.min(ctx.deadline, Date.now() + routing.deadlineMs) : ctx.deadline,
-    health: services.health,
-    onCooling: (target) => (ctx.coolingTargets ??= []).push(getTargetName(target)),
-    attempt: (attempt) => runTarget(ctx, dispatch, input, attempt.target, attempt.signal, attempt.commit),
-  });
-}
-
-/**
- * Bounds a streamed upload (multipart) by the body deadline: a body still arriving past it aborts the
- * request with 408, whether the gateway is still reading it or already forwarding it.
- */
-function limitUploadTime(ctx: GatewayContext, bodyTimeoutMs: number): void {
-  if (!bodyTimeoutMs) return;
-  const timer = setTimeout(() => {
-    if (!ctx.req.complete) ctx.abortSource.abort(getBodyTimeoutError());
-  }, Math.max(1, ctx.startedAt + bodyTimeoutMs - performance.now()));
-  ctx.res.once('close', () => clearTimeout(timer));
-}
-
-/** What a request hands to every attempt: its parsed body, raw bytes or upload stream. */
-interface CallInput {
-  body: any;
-  raw?: Buffer;
-  upload?: OpCall['upload'];
-}
-
-/** Runs the operation's handler against one target (one attempt). */
-function runTarget(
-  ctx: RequestContext,
-  dispatch: DispatchTable,
-  input: CallInput,
-  target: TargetEntry,
-  signal: AbortSignal | AbortSource,
-  commit?: () => void,
-): Promise<void> {
-  const vendor = ctx.snapshot.vendors.get(target.vendor)!;
-  // A second attempt: the one before it failed (a committed attempt is never followed by another).
-  if (ctx.attempts++ > 0 && ctx.target) (ctx.failedTargets ??= []).push(getTargetName(ctx.target));
-  ctx.target = target;
-  ctx.vendor = vendor;
-  ctx.commit = commit;
-  const call: OpCall = {
-    ctx,
-    body: input.body,
-    raw: input.raw,
-    upload: input.upload,
-    model: ctx.model!,
-    target,
-    vendor,
-    callVendor: (request, vendorName) => callVendor(ctx, vendorName ? ctx.snapshot.vendors.get(vendorName)! : vendor, request, signal),
-  };
-  return dispatch.getHandler(ctx.route.op, ctx.style, vendor.config.protocol)(call);
 }
 
 /** Counts the requests being answered (streams included), for a graceful drain. */
@@ -203,7 +53,7 @@ function fail(ctx: GatewayContext, error: unknown): GatewayError {
   try {
     if (failure.status === 499 || ctx.res.destroyed) return failure;
     // An answer before the upload ended closes the connection (the client must not send its next request on it).
-    const early = !ctx.req.complete;
+    const early = !ctx.req.complete && !ctx.bodyReceived;
     if (early) ctx.headers.connection = 'close';
     sendError(ctx, failure);
     if (early) drainRequest(ctx.req, ctx.res, Math.floor(performance.timeOrigin + ctx.startedAt) + ctx.snapshot.config.server.bodyTimeoutMs);
@@ -225,7 +75,7 @@ function writeUsage(sink: UsageSink, event: UsageEvent): void {
 /** Answers a request no context could be made for: a 500 in the OpenAI shape. Never throws. */
 function failBare(res: ServerResponse, error: unknown): void {
   try {
-    const id = randomUUID();
+    const id = createRequestId();
     const rendered = renderError(DEFAULT_STYLE, toGatewayError(error), id);
     res.writeHead(rendered.status, { ...rendered.headers, 'x-request-id': id, connection: 'close' });
     res.end(rendered.body);
@@ -297,9 +147,16 @@ export function createRequestHandler(
           process.emitWarning(error as Error);
         }
       });
-      serve(ctx, services, dispatch, holder).then(undefined, (error: unknown) => {
+      const onFailure = (error: unknown) => {
         failure = fail(ctx, error);
-      });
+      };
+      try {
+        serveRequest(ctx, services, dispatch, holder, onFailure)?.then(undefined, onFailure);
+      } catch (error) {
+        // Answered once the listener's turn is over, as a rejection would be: by then the parser has taken
+        // in a body sent with the headers, so the answer need not close the connection.
+        queueMicrotask(() => onFailure(error));
+      }
     } catch (error) {
       failure = fail(ctx, error);
       if (!watched) {

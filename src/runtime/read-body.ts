@@ -1,29 +1,65 @@
 import type { IncomingMessage } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { GatewayError } from '../errors.ts';
 import { readChunks } from './collect-chunks.ts';
 
+/** What a body read ends with: the error to answer (a GatewayError), or the body's bytes. */
+export type BodyCallback = (error: GatewayError | undefined, raw?: Buffer) => void;
+
+const EMPTY = Buffer.alloc(0);
+
 /**
- * Reads a whole (JSON) request body, answering 413 past `limit` bytes without reading further, and 408
- * when it has not arrived within `timeoutMs` (0: no deadline). The rest of a refused upload is left to
- * {@link drainRequest} by whoever answers.
+ * Reads a whole (JSON) request body and calls `done` once, never before the caller's turn ends: 413 past
+ * `limit` bytes without reading further, 408 when it has not arrived by `deadline` (a `performance.now()`
+ * time; 0: no deadline). The rest of a refused upload is left to {@link drainRequest} by whoever answers.
+ * The read starts once the listener's turn is over, when Node's parser has taken in whatever arrived with
+ * the headers: a body all there by then (a small one sent with its headers: nearly every request) is
+ * taken from the request's buffer at once, with no listener and no deadline timer. Node marks such a
+ * request `complete` only a moment later: `GatewayContext.bodyReceived` says it arrived whole.
  */
-export function readBody(req: IncomingMessage, limit: number, timeoutMs = 0): Promise<Buffer> {
-  if (Number(req.headers['content-length']) > limit) return Promise.reject(tooLarge(limit));
-  return new Promise((resolve, reject) => {
-    let timer: NodeJS.Timeout | undefined;
-    const stop = readChunks(req, limit, (error, collected) => {
-      if (timer !== undefined) clearTimeout(timer);
-      if (!collected) return reject(new GatewayError(400, 'body_read_failed', `Could not read the request body: ${(error as Error).message}`));
-      if (!collected.ended) return reject(tooLarge(limit));
-      resolve(collected.chunks.length === 1 ? collected.chunks[0] : Buffer.concat(collected.chunks, collected.size));
-    });
-    if (timeoutMs > 0) {
-      timer = setTimeout(() => {
-        stop();
-        reject(getBodyTimeoutError());
-      }, timeoutMs);
-    }
+export function readBody(req: IncomingMessage, limit: number, deadline: number, done: BodyCallback): void {
+  if (Number(req.headers['content-length']) > limit) {
+    queueMicrotask(() => done(tooLarge(limit)));
+    return;
+  }
+  queueMicrotask(() => {
+    if (isBodyBuffered(req)) takeBuffered(req, limit, done);
+    else readArriving(req, limit, deadline, done);
   });
+}
+
+/** Whether the whole body is in the request's buffer, unread (its declared length, or the message complete). */
+function isBodyBuffered(req: IncomingMessage): boolean {
+  if (req.readableFlowing !== null || req.destroyed) return false;
+  return req.complete || Number(req.headers['content-length']) === req.readableLength;
+}
+
+/**
+ * Takes a body that is all in the request's buffer. The stream is left paused and empty: nothing more
+ * comes for this request, and Node lets go of it with its connection's next request (no flowing on to an
+ * 'end' nobody listens for: that costs each request several more ticks).
+ */
+function takeBuffered(req: IncomingMessage, limit: number, done: BodyCallback): void {
+  if (req.readableLength > limit) return done(tooLarge(limit));
+  done(undefined, (req.read() as Buffer | null) ?? EMPTY);
+}
+
+/** A body still arriving: read as it streams in, bounded by the deadline. */
+function readArriving(req: IncomingMessage, limit: number, deadline: number, done: BodyCallback): void {
+  let timer: NodeJS.Timeout | undefined;
+  const stop = readChunks(req, limit, (error, collected) => {
+    if (timer !== undefined) clearTimeout(timer);
+    if (!collected) return done(new GatewayError(400, 'body_read_failed', `Could not read the request body: ${(error as Error).message}`));
+    if (!collected.ended) return done(tooLarge(limit));
+    done(undefined, collected.chunks.length === 1 ? collected.chunks[0] : Buffer.concat(collected.chunks, collected.size));
+  });
+  if (deadline > 0) {
+    // Whole milliseconds: nearly every request then shares one timer list (Node keeps a list per duration).
+    timer = setTimeout(() => {
+      stop();
+      done(getBodyTimeoutError());
+    }, Math.max(1, Math.ceil(deadline - performance.now())));
+  }
 }
 
 function tooLarge(limit: number): GatewayError {

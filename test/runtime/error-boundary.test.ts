@@ -94,7 +94,7 @@ describe('the request error boundary', () => {
     const logged = await event;
     expect(logged).toMatchObject({ status: 500, error: 'internal_error' });
     expect(logged.cause).toBeInstanceOf(TypeError);
-    expect((logged.cause as Error).stack).toContain('handle-request');
+    expect((logged.cause as Error).stack).toContain('run-model');
 
     const anthropic = await fetch(`${gw.url}/v1/messages`, {
       method: 'POST',
