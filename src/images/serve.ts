@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { defineEventHandler, setResponseHeaders, setResponseStatus, type EventHandler, type H3Event } from 'h3';
 import type { ServerSettings } from '../config/types.ts';
 import { GatewayError } from '../errors.ts';
+import { createRequestId } from '../runtime/request-id.ts';
 import { renderError } from '../protocols/render-error.ts';
 import { DEFAULT_STYLE } from '../protocols/styles.ts';
 import { clipClientText } from '../lib/clip-text.ts';
@@ -45,7 +45,7 @@ export function createStoredImageHandler(getStore: () => ImageStore | undefined)
 
 /** An error in the OpenAI error shape with its own request id. */
 function answerError(event: H3Event, error: GatewayError): string {
-  const requestId = randomUUID();
+  const requestId = createRequestId();
   const rendered = renderError(DEFAULT_STYLE, error, requestId);
   setResponseStatus(event, rendered.status);
   setResponseHeaders(event, { ...rendered.headers, 'x-request-id': requestId });

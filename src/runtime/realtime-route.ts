@@ -8,6 +8,7 @@ import { GatewayContext } from './gateway-context.ts';
 import { authenticate } from './auth.ts';
 import type { UsageSink } from './handle-request.ts';
 import { createRealtimeUpgradeHandler, type RealtimeTarget } from './realtime.ts';
+import { createRequestId } from './request-id.ts';
 import { readModelId, resolveModel } from './resolve-model.ts';
 import { addVendorAuth } from './vendor-call.ts';
 import { createUsageEvent } from './usage-event.ts';
@@ -69,7 +70,7 @@ export function createUpgradeListener(getSnapshot: () => Snapshot, sink: UsageSi
       authorize: async (req) => authorizeRealtime(req, getSnapshot()),
       renderError(error, req) {
         const ctx = contexts.get(req);
-        const id = ctx?.id ?? crypto.randomUUID();
+        const id = ctx?.id ?? createRequestId();
         const rendered = renderError(ctx?.style ?? DEFAULT_STYLE, toGatewayError(error), id);
         return { status: rendered.status, headers: { ...rendered.headers, 'x-request-id': id }, body: rendered.body };
       },
