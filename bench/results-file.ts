@@ -19,6 +19,8 @@ export interface RunDescription {
   rounds: number;
   roundS: number;
   warmupS: number;
+  /** Times a scenario whose judged rows spread over ±10% may be measured again with rounds twice as long. */
+  lengthenings: number;
   /** Load averages (1 min) at the start and end of the run. */
   loadAverage: [number, number];
   minutes: number;
@@ -55,7 +57,9 @@ function describeConfiguration(run: RunDescription): string[] {
     '- **vendor**: the static fast vendor (bench/static-vendor.ts, with the tsx loader): canned pre-serialized answers, no simulation work per request, for chat, the' +
       ' streams, the translated stream (Anthropic messages) and the upload; simulators (bench/vendor.ts) for the slow streams (20 events x 50 ms) and images (DashScope tasks).',
     `- **Rounds**: ${run.warmupS} s warm-up per side, then ${run.rounds} interleaved rounds of ${run.roundS} s (reference, gateway, reference, gateway...);` +
-      ` each value is the median of the rounds (the vendor headroom: at most 3 rounds of at most 5 s). Load from ${run.loadTool}; ${pinning}.`,
+      ` each value is the median of the rounds (the vendor headroom: at most 3 rounds of at most 5 s). A scenario whose judged rows spread more` +
+      ` than ±10% is measured again, whole, with rounds twice as long (at most ${run.lengthenings} time(s); the notes say which, and the table` +
+      ` shows the last measurement). Load from ${run.loadTool}; ${pinning}.`,
     `- **Run**: ${run.date.toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${run.commit}, ${run.minutes.toFixed(1)} min.`,
   ];
 }

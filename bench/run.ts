@@ -15,6 +15,8 @@
  *   npm run bench -- --baseline REF     the gateway at commit REF (bundled from a temporary worktree) as the
  *                                       reference instead of the floor, both as deployed: the "no regression"
  *                                       check of a change; writes bench/BASELINE.md (with --quick: nothing)
+ *   --lengthen N                        times a scenario whose judged rows spread over ±10% is measured again
+ *                                       with rounds twice as long (default 2 in a full run; 0 with --quick)
  *   --rounds N, --duration S, --warmup S, --load wrk|autocannon
  *
  * Exit code 2 when the vendor headroom check refuses a full run (REFUSED, nothing written), 1 when the
@@ -35,6 +37,7 @@ import { formatSelfTimes, summarizeCpuProfile } from './profile-summary.ts';
 import { defineRows, formatTextTable, HEADROOM_HEADERS, summarizeVerdicts, type ResultRow } from './report.ts';
 import { PENDING_TARGETS, readCommit, writeResults } from './results-file.ts';
 import { HarnessError, runScenario } from './run-scenario.ts';
+import { DEFAULT_LENGTHENINGS, runUntilSteady } from './run-until-steady.ts';
 import { HEADROOM_SCENARIOS, QUIET_SCENARIOS, SCENARIOS } from './scenarios/index.ts';
 import type { Scenario } from './scenarios/types.ts';
 import { setupBench } from './setup.ts';
@@ -60,6 +63,7 @@ function readOptions(argv: string[]) {
       'quiet-rows': { type: 'boolean', default: false },
       'skip-headroom': { type: 'boolean', default: false },
       baseline: { type: 'string' },
+      lengthen: { type: 'string' },
     },
   });
   if (values['skip-headroom'] && !values.only) throw new Error('--skip-headroom goes with --only (a run that writes RESULTS.md always checks the vendor headroom)');
@@ -76,6 +80,7 @@ function readOptions(argv: string[]) {
     rounds: Number(values.rounds ?? (quick ? 1 : 5)),
     roundS: Number(values.duration ?? (quick ? 1 : 10)),
     warmupS: Number(values.warmup ?? (quick ? 1 : 3)),
+    lengthenings: Number(values.lengthen ?? (quick ? 0 : DEFAULT_LENGTHENINGS)),
     loadTool: pickLoadTool(values.load),
     profileDir: values.profile,
     baseline: values.baseline,
@@ -137,9 +142,12 @@ async function runBench(argv: string[]): Promise<number> {
     console.log(`${headroom.lines.join('\n')}\n`);
     if (headroom.refused && !options.quick) return 2;
     if (headroom.refused) console.log('quick mode is a smoke test, not a measurement: it goes on, where a full run stops here.\n');
+    const isJudged = options.baseline ? hasBaseline : hasTarget;
     for (const scenario of scenarios) {
       log(`${scenario.title}`);
-      rows.push(...defineRows(await runScenario(ctx, scenario, log), labels));
+      const steady = await runUntilSteady(ctx, scenario, { lengthenings: options.lengthenings, labels, isJudged, log });
+      rows.push(...steady.rows);
+      if (steady.note) ctx.notes.push(steady.note);
     }
     // Against a baseline the issue's targets (ratios to the floor) do not apply: only the before/after verdict does.
     if (options.baseline) for (const row of rows) row.verdict = undefined;

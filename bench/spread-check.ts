@@ -33,7 +33,7 @@ export function checkSpread(rows: ResultRow[], rounds: number, isJudged: (row: R
     const list = wide.map((row) => `"${row.label}" (${pct(row.baseSpread)} / ${pct(row.subjectSpread)})`).join(', ');
     lines.push(
       `SPREAD TOO WIDE: ${wide.length} of ${judged.length} judged rows spread more than ±${MAX_SPREAD * 100}% between rounds: ${list}. ` +
-        'The method wants at most ±10%: rerun with longer rounds (e.g. --duration 20) on a quieter machine.',
+        'The method wants at most ±10%: rerun with longer rounds (e.g. --duration 20, or more --lengthen) on a quieter machine.',
     );
   } else if (judged.length) lines.push(`Spread: every judged row within ±${MAX_SPREAD * 100}% between rounds.`);
   else lines.push('Spread: no row of this run is judged, so none is checked.');

@@ -85,6 +85,7 @@ export function defineLoadScenario(spec: LoadScenarioSpec): Scenario {
     metrics: [spec.rps, spec.latency, spec.cpu].filter((m): m is MetricSpec => m !== undefined),
     mustSucceed: spec.mustSucceed,
     rounds: spec.rounds,
+    lengthens: spec.maxDurationS === undefined,
     start: spec.start,
     async warmup(ctx, side) {
       const round = async () => (await measureLoad(ctx, side, spec.request(ctx, side), connections(ctx), atLeast(ctx.warmupS))).cpuUsPerRequest;

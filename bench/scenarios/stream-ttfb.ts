@@ -1,6 +1,12 @@
-/** Streaming time to first byte at an undici client: c=1, sequential requests (500 in full mode). */
+/**
+ * Streaming time to first byte at an undici client: c=1, sequential requests (50 per second of a round's
+ * length: 500 in a full run's 10 s rounds, more when a run lengthens its rounds).
+ */
 import { readLastJsonLine, runChild } from '../run-child.ts';
 import type { BenchContext, Measured, Scenario, Side } from './types.ts';
+
+/** Requests measured per second of a round's length (`--duration`). */
+const REQUESTS_PER_SECOND = 50;
 
 interface TtfbResult {
   p50Us: number;
@@ -26,6 +32,7 @@ export const streamTtfbScenario: Scenario = {
   id: 'stream-ttfb',
   title: 'Streaming TTFB at an undici client, c=1',
   mustSucceed: true,
+  lengthens: true,
   metrics: [
     { id: 'stream-ttfb-p50', label: 'Streaming TTFB c=1 (undici client), p50', unit: 'µs', target: { kind: 'max-over', amount: 100, unit: 'µs' } },
   ],
@@ -33,7 +40,7 @@ export const streamTtfbScenario: Scenario = {
     await runTtfbClient(ctx, side, 0, ctx.quick ? 20 : 200);
   },
   async measure(ctx, side): Promise<Measured> {
-    const result = await runTtfbClient(ctx, side, ctx.quick ? 50 : 500, ctx.quick ? 5 : 20);
+    const result = await runTtfbClient(ctx, side, ctx.quick ? 50 : Math.round(REQUESTS_PER_SECOND * ctx.roundS), ctx.quick ? 5 : 20);
     return { 'stream-ttfb-p50': result.p50Us, non2xx: result.non2xx, errors: 0, requests: result.count };
   },
 };

@@ -88,6 +88,8 @@ export interface Scenario {
   mustSucceed?: boolean;
   /** Rounds to run (default ctx.rounds). */
   rounds?(ctx: BenchContext): number;
+  /** Its rounds grow with `ctx.roundS`, so a run may measure it again with longer rounds (bench/run-until-steady.ts). */
+  lengthens?: boolean;
   start?(ctx: BenchContext): Promise<ScenarioPair>;
   warmup?(ctx: BenchContext, side: Side): Promise<void>;
   measure(ctx: BenchContext, side: Side): Promise<Measured>;

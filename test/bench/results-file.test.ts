@@ -11,6 +11,7 @@ const RUN: RunDescription = {
   rounds: 5,
   roundS: 10,
   warmupS: 3,
+  lengthenings: 2,
   loadAverage: [0.5, 0.75] as [number, number],
   minutes: 12.3,
   deployments: [AS_DEPLOYED],
@@ -82,6 +83,7 @@ describe('RESULTS.md', () => {
     expect(configuration).toContain('- **floor**: bench/floor-proxy.ts bundled (`dist/bench-floor-proxy.mjs`), plain node;');
     expect(configuration).toContain('- **vendor**: the static fast vendor (bench/static-vendor.ts, with the tsx loader): canned pre-serialized answers, no simulation work per request');
     expect(configuration).toContain('- **Rounds**: 3 s warm-up per side, then 5 interleaved rounds of 10 s');
+    expect(configuration).toContain('measured again, whole, with rounds twice as long (at most 2 time(s)');
     expect(configuration).toContain('proxy under test pinned to CPU 1; vendors, load generator and clients on CPU 0 (taskset).');
     expect(configuration).toContain('- **Run**: 2026-01-02 03:04 UTC, commit abc1234, 12.3 min.');
     expect(text).toContain('(12.3 min), commit abc1234.');
