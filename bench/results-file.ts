@@ -1,11 +1,14 @@
 /**
  * Writes bench/RESULTS.md: the configuration each row measured (gateway deployment, floor, vendor,
  * bundles, rounds, pinning, date and commit), the vendor headroom check, the table and whether the run
- * meets the issue's method (rounds, spread), and the command to rerun.
+ * meets the issue's method (rounds, spread), the cost by request stage from a profiled round, and the
+ * command to rerun.
  */
 import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
+import type { CostBreakdown } from './cost-breakdown.ts';
+import { formatCostBreakdown } from './cost-breakdown-table.ts';
 import { describeDeployment, type GatewayDeployment } from './deployment.ts';
 import { formatMarkdownTable, HEADROOM_HEADERS, summarizeVerdicts, type ResultRow } from './report.ts';
 
@@ -30,6 +33,8 @@ export interface RunDescription {
   headroom: { rows: ResultRow[]; lines: string[] };
   /** Lines saying whether the run meets the method (rounds, spread). */
   spread: string[];
+  /** The profiled round's cost by request stage (absent when it was not taken). */
+  breakdown?: CostBreakdown;
 }
 
 /** Targets of the issue this harness does not measure yet (none: every scenario of issue 5 is in). */
@@ -100,6 +105,7 @@ export function formatResults(rows: ResultRow[], run: RunDescription, notes: str
     ...run.spread,
     ...(pending.length ? ['', 'Not measured yet:', ...pending.map((t) => `- ${t}`)] : []),
     ...(notes.length ? ['', 'Notes:', ...notes.map((n) => `- ${n}`)] : []),
+    ...(run.breakdown ? ['', ...formatCostBreakdown(run.breakdown)] : []),
     '',
   ].join('\n');
 }

@@ -8,6 +8,8 @@
  *                                       of 10 s), writes bench/RESULTS.md
  *   npm run bench -- --quick            smoke test: 1 round of ~1 s, small counts, writes nothing
  *   npm run bench -- --only chat-c64,stream-ttfb   some scenarios only (writes nothing)
+ *                                       (a run with chat-c64 also profiles a fresh floor and gateway under it
+ *                                       afterwards and prints the cost per request by stage; RESULTS.md has it)
  *   npm run bench -- --quiet-rows       also the quiet gateway (log silent, no limits) at c=64, reference only
  *   --skip-headroom (with --only)       skip the vendor headroom check (about 2 min in a full run); ratios unverified
  *   npm run bench -- --profile DIR      also `--cpu-prof` the shared floor and gateway into DIR, print their top
@@ -37,6 +39,9 @@ import { formatSelfTimes, summarizeCpuProfile } from './profile-summary.ts';
 import { defineRows, formatTextTable, HEADROOM_HEADERS, summarizeVerdicts, type ResultRow } from './report.ts';
 import { PENDING_TARGETS, readCommit, writeResults } from './results-file.ts';
 import { HarnessError, runScenario } from './run-scenario.ts';
+import { measureCostBreakdown, type CostBreakdown } from './cost-breakdown.ts';
+import { formatCostBreakdown } from './cost-breakdown-table.ts';
+import { chatThroughputScenario } from './scenarios/passthrough.ts';
 import { DEFAULT_LENGTHENINGS, runUntilSteady } from './run-until-steady.ts';
 import { HEADROOM_SCENARIOS, QUIET_SCENARIOS, SCENARIOS } from './scenarios/index.ts';
 import type { Scenario } from './scenarios/types.ts';
@@ -126,6 +131,7 @@ async function runBench(argv: string[]): Promise<number> {
   const { ctx, close } = await setupBench(options);
   if (!ctx.cpu.proxy) log('bench: processes are not pinned (no taskset, or no CPU 1)');
   const rows: ResultRow[] = [];
+  let breakdown: CostBreakdown | undefined;
   const labels = { large: ctx.largeCount.toLocaleString('en-US'), streams: options.quick ? '200' : '1,000' };
   const headroomRows: ResultRow[] = [];
   let headroom: ReturnType<typeof judgeHeadroom> = { refused: false, lines: ['vendor headroom not checked (--skip-headroom): the ratios below are unverified.'] };
@@ -149,6 +155,10 @@ async function runBench(argv: string[]): Promise<number> {
       rows.push(...steady.rows);
       if (steady.note) ctx.notes.push(steady.note);
     }
+    if (!options.quick && !options.baseline && scenarios.includes(chatThroughputScenario)) {
+      log('Cost by request stage: a profiled round of a fresh floor and gateway (for RESULTS.md)');
+      breakdown = await measureCostBreakdown(ctx, chatThroughputScenario);
+    }
     // Against a baseline the issue's targets (ratios to the floor) do not apply: only the before/after verdict does.
     if (options.baseline) for (const row of rows) row.verdict = undefined;
   } finally {
@@ -168,6 +178,7 @@ async function runBench(argv: string[]): Promise<number> {
   if (deployments.includes(QUIET)) console.log(`quiet rows: ${describeDeployment(QUIET)}.`);
   for (const line of [...headroom.lines, ...spread.lines]) console.log(line);
   for (const note of ctx.notes) console.log(`note: ${note}`);
+  if (breakdown) console.log(`\n${formatCostBreakdown(breakdown).join('\n')}`);
   if (!options.only) for (const pending of PENDING_TARGETS) console.log(`not measured yet: ${pending}`);
   if (options.profileDir) await printProfiles(options.profileDir, scenarios);
   if (options.baseline) {
@@ -188,6 +199,7 @@ async function runBench(argv: string[]): Promise<number> {
       deployments,
       headroom: { rows: headroomRows, lines: headroom.lines },
       spread: spread.lines,
+      breakdown,
     };
     await writeResults(RESULTS_FILE, rows, run, ctx.notes);
     console.log(`wrote ${RESULTS_FILE}`);

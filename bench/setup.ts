@@ -117,8 +117,8 @@ export async function setupBench(options: SetupOptions): Promise<BenchSetup> {
       floor: toSide(baselineCommit ? `gateway at ${baselineCommit}` : 'floor', floor),
       gateway: toSide(AS_DEPLOYED.label, gateway),
       vendor: { label: 'vendor, directly', kind: 'vendor', pid: fast.pid, origin: fast.origin, auth: { authorization: `Bearer ${vendorKey}` } },
-      startProxy: async (kind, count, deployment?: GatewayDeployment) => {
-        const proxy = await launch(kind, count, undefined, deployment ?? (kind === 'baseline' ? baseline : AS_DEPLOYED));
+      startProxy: async (kind, count, deployment?: GatewayDeployment, nodeFlags?: string[]) => {
+        const proxy = await launch(kind, count, nodeFlags, deployment ?? (kind === 'baseline' ? baseline : AS_DEPLOYED));
         return { ...proxy, stop: () => proxy.stop() };
       },
       notes:

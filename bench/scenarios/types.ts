@@ -72,9 +72,9 @@ export interface BenchContext {
   vendor: Side;
   /**
    * Starts a fresh floor or gateway on the config of `modelCount` models, pinned to the proxy CPU; a
-   * gateway runs as `deployment` says (default: as deployed).
+   * gateway runs as `deployment` says (default: as deployed), with `nodeFlags` (e.g. `--cpu-prof`) when given.
    */
-  startProxy(kind: ProxyKind, modelCount: number, deployment?: GatewayDeployment): Promise<RunningProxy>;
+  startProxy(kind: ProxyKind, modelCount: number, deployment?: GatewayDeployment, nodeFlags?: string[]): Promise<RunningProxy>;
   /** Remarks printed under the table (non-2xx answers, skipped parts). */
   notes: string[];
 }

@@ -56,6 +56,15 @@ describe('RESULTS.md', () => {
     expect(text.endsWith('0 of 0 targets pass.\nSpread: every judged row within ±10% between rounds.\n')).toBe(true);
   });
 
+  it('ends with the cost by request stage when the run took a profiled round, after the notes', () => {
+    const rows = defineRows({ metrics: [{ id: 'rps', label: 'Chat c=64 requests/s', unit: 'req/s' }], baseLabel: 'floor', subjectLabel: 'gateway', base: [{ rps: 1 }], subject: [{ rps: 1 }] });
+    const breakdown = { scenario: 'Chat passthrough, c=64', seconds: 10, floorUs: 80, gatewayUs: 100, stages: [{ stage: 'log line', gatewayUs: 5 }] };
+    const text = formatResults(rows, { ...RUN, breakdown }, ['a note']);
+    expect(text.indexOf('- a note')).toBeLessThan(text.indexOf("## Where the gateway's cost goes"));
+    expect(text.endsWith('| log line | — | 5.0 | +5.0 |\n| **total** | **80.0** | **100.0** | **+20.0** |\n')).toBe(true);
+    expect(formatResults(rows, RUN, [])).not.toContain("## Where the gateway's cost goes");
+  });
+
   it('names the passthrough stream as the reference of the translated stream and leaves a floorless row without one', () => {
     const rows = [
       ...defineRows({

@@ -1,0 +1,24 @@
+/** The "where the cost goes" section of RESULTS.md, from a {@link CostBreakdown}. */
+import type { CostBreakdown } from './cost-breakdown.ts';
+
+const us = (value: number | undefined) => (value === undefined ? '—' : Number.isFinite(value) ? value.toFixed(1) : 'n/a');
+const signed = (value: number) => (Number.isFinite(value) ? `${value >= 0 ? '+' : ''}${value.toFixed(1)}` : 'n/a');
+
+/** Markdown lines: what was profiled, then one row per stage and a total. */
+export function formatCostBreakdown(breakdown: CostBreakdown): string[] {
+  const rows = breakdown.stages.map((s) => `| ${s.stage} | ${us(s.floorUs)} | ${us(s.gatewayUs)} | ${signed((s.gatewayUs ?? 0) - (s.floorUs ?? 0))} |`);
+  return [
+    '## Where the gateway\'s cost goes',
+    '',
+    `From a separate profiled round after the measurement: a fresh floor and a fresh gateway (as deployed), each under "${breakdown.scenario}"` +
+      ` for ${breakdown.seconds} s with \`--cpu-prof\`, split by request stage (bench/profile-stages.ts, through the bundle's source map) and` +
+      ' turned into µs per request with that round\'s CPU per request. The profiler costs a few percent: the results table above comes from the' +
+      ' unprofiled rounds. "Node HTTP server" is Node\'s own parsing, sockets and timers; the floor writes with `.pipe()` inside Node where the' +
+      ' gateway\'s "write answer" is its own code calling Node.',
+    '',
+    '| Stage | Floor (µs/request) | Gateway (µs/request) | Gateway - floor |',
+    '| --- | ---: | ---: | ---: |',
+    ...rows,
+    `| **total** | **${us(breakdown.floorUs)}** | **${us(breakdown.gatewayUs)}** | **${signed(breakdown.gatewayUs - breakdown.floorUs)}** |`,
+  ];
+}
