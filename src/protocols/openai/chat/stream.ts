@@ -8,7 +8,7 @@ import { isRecord, parseStreamEvent, withIdPrefix } from '../../../translate/hel
 import { decodeOpenAIError, readOpenAIFinish, readOpenAIUsage, readReasoningText, readVendorCallSignature, writeOpenAIFinish, writeOpenAIUsage } from './response.ts';
 import { writeCallExtra, writeClientCallExtra, writeThinkingBlock } from './reasoning.ts';
 import { readTextChunk, readTextChunkHead } from './read-text-chunk.ts';
-import { NO_EVENTS } from '../../../translate/stream-text.ts';
+import { NO_EVENTS, writeJsonString } from '../../../translate/stream-text.ts';
 import { writeTextSignature } from '../../../translate/reasoning-parts.ts';
 
 /**
@@ -94,7 +94,7 @@ export function createOpenAIChatStreamEncoder(meta: ResponseMeta, request: Canon
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null): string =>
     `${head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}\n\n`;
   // The most frequent chunk, { content } as JSON.stringify writes it.
-  const textChunk = (text: string): string => `${head}{"content":${JSON.stringify(text)}},"logprobs":null,"finish_reason":null}]}\n\n`;
+  const textChunk = (text: string): string => `${head}{"content":${writeJsonString(text)}},"logprobs":null,"finish_reason":null}]}\n\n`;
   const blocks: Array<Record<string, unknown>> = [];
   let thinking = '';
   const addBlock = (part: ReasoningPart): string => {
