@@ -77,6 +77,9 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
   };
 }
 
+/** The usage counts copied as they are (a constant: an array literal in the loop is made at each call). */
+const DETAIL_COUNTS = ['cachedInputTokens', 'cacheCreationInputTokens', 'reasoningTokens'] as const;
+
 /** Copies canonical usage into the request's usage (read by the core's usage event): well-formed counts only. */
 function recordUsage(ctx: RequestContext, usage: CanonicalUsage): void {
   const target = ctx.usage;
@@ -86,7 +89,7 @@ function recordUsage(ctx: RequestContext, usage: CanonicalUsage): void {
   if (output !== undefined) target.outputTokens = output;
   const total = readTokenCount(usage.totalTokens);
   if (total !== undefined || input !== undefined || output !== undefined) target.totalTokens = readTokenCount(total ?? (input ?? 0) + (output ?? 0));
-  for (const name of ['cachedInputTokens', 'cacheCreationInputTokens', 'reasoningTokens'] as const) {
+  for (const name of DETAIL_COUNTS) {
     const count = readTokenCount(usage[name]);
     if (count !== undefined) target[name] = count;
   }
