@@ -59,7 +59,9 @@ export function answerStream(job: StreamJob): Promise<void> {
     out += encoder.encode(event);
   };
   const onEvent = (sse: SseEvent): void => {
-    for (const event of decoder.decode(sse)) encode(event);
+    // An index, not for...of: an iterator and its results per SSE event showed in the allocation profile.
+    const events = decoder.decode(sse);
+    for (let at = 0; at < events.length; at++) encode(events[at]);
   };
   const parser = job.vendor.createStreamParser ? job.vendor.createStreamParser(onEvent) : createSseParser(onEvent);
   // `last`: the pending piece leaves with the end of the response (one write, not a write and an end; a
