@@ -1,15 +1,17 @@
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompiledConfig } from '../../../src/config/types.ts';
 import { startTestGateway, type TestGateway } from '../../helpers/start-gateway.ts';
+import { postChat, readRest } from '../../helpers/post-chat-paused.ts';
+import { startHttpServer, type LocalServer } from '../../helpers/start-http-server.ts';
+import { waitForStall } from '../../helpers/wait-for.ts';
 
 /**
  * A translated stream (a messages-protocol vendor, a chat-completions client) under a slow client: the
  * vendor is slowed while the client does not read (backpressure through the gateway's own body reading),
  * and every text delta then arrives, in order, as chat chunks; the vendor saw what it was asked.
  */
-let vendor: Server;
+let vendor: LocalServer;
 let gw: TestGateway;
 const PIECE = 'y'.repeat(16_000);
 const DELTAS = 1_000;
@@ -50,25 +52,9 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
   });
 }
 
-function post(): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    const body = JSON.stringify({ model: 'flood', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'x' }] });
-    const req = request(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${gw.key}`, 'content-type': 'application/json' } }, resolve);
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-async function readAll(res: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of res) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString();
-}
-
 beforeAll(async () => {
-  vendor = createServer(answer);
-  await new Promise<void>((resolve) => vendor.listen(0, '127.0.0.1', resolve));
-  const port = (vendor.address() as AddressInfo).port;
+  vendor = await startHttpServer(answer);
+  const { port } = vendor;
   gw = await startTestGateway((config) => ({ ...config, server: { ...config.server, defaultLimits: {} } }));
   const base = gw.gateway.getSnapshot().config;
   const model = base.models['sim-anthropic-chat'];
@@ -81,26 +67,21 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await gw.close();
-  vendor.closeAllConnections();
-  await new Promise((resolve) => vendor.close(resolve));
+  await vendor.close();
 });
 
 describe('a translated stream under a slow client', () => {
   it('slows the vendor while the client does not read, then delivers every text delta in order', async () => {
     const event = gw.nextEvent();
-    const res = await post();
+    const res = await postChat(gw, { model: 'flood', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'x' }] });
     expect(res.statusCode).toBe(200);
     res.pause();
     // The vendor stops writing once the buffers between it and the paused client are full.
-    let last = -1;
-    while (flood.written === 0 || flood.written !== last) {
-      last = flood.written;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitForStall(() => flood.written);
     expect(flood.done).toBe(false);
     expect(flood.written).toBeLessThan(DELTA.length * DELTAS);
     res.resume();
-    const text = await readAll(res);
+    const text = (await readRest(res)).toString();
     expect(flood.done).toBe(true);
     const frames = text.split('\n\n').filter(Boolean);
     expect(frames.at(-1)).toBe('data: [DONE]');
