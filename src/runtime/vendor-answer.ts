@@ -208,7 +208,7 @@ export class VendorAnswer implements Dispatcher.DispatchHandler, VendorResponse,
   }
 
   /** The whole body as text (UTF-8, a byte order mark dropped), as undici's `text()` reads it. */
-  private readText(): Promise<string> {
+  readText(): Promise<string> {
     return new Promise((resolve, reject) => {
       collectBody(this, Infinity, (error, { chunks, size }) => {
         if (error !== undefined) return reject(error);

@@ -34,9 +34,9 @@ export function createSseParser(onEvent: (event: SseEvent) => void): SseParser {
   return new SseReader(onEvent);
 }
 
-/** The parser behind `createSseParser`: eventsource-parser behind a UTF-8 decoder, stray lines kept. */
+/** The parser behind `createSseParser`: eventsource-parser behind UTF-8 decoding, stray lines kept. */
 class SseReader implements SseParser {
-  readonly #decoder = new StringDecoder('utf8');
+  #decoder?: StringDecoder;
   readonly #strayLines: string[] = [];
   readonly #parser: EventSourceParser;
 
@@ -52,12 +52,27 @@ class SseReader implements SseParser {
   }
 
   feed(chunk: Buffer | string): void {
-    const text = typeof chunk === 'string' ? chunk : this.#decoder.write(chunk);
+    const text = typeof chunk === 'string' ? chunk : this.#decode(chunk);
     if (text.length > 0) this.#parser.feed(text);
   }
 
+  /**
+   * The text of a read. A read that ends in an ASCII byte (an SSE read ends with a line end) holds no
+   * character cut at its end: while no earlier read did, it is decoded as it is, which is what a
+   * StringDecoder gives for it. The decoder (a Buffer of its own) is made at the first read that may end
+   * inside a character, and reads every chunk after it.
+   */
+  #decode(chunk: Buffer): string {
+    if (this.#decoder === undefined) {
+      if (chunk.length === 0) return '';
+      if (chunk[chunk.length - 1] < 0x80) return chunk.toString('utf8');
+      this.#decoder = new StringDecoder('utf8');
+    }
+    return this.#decoder.write(chunk);
+  }
+
   end(): void {
-    const rest = this.#decoder.end();
+    const rest = this.#decoder?.end() ?? '';
     // Two line ends dispatch a pending event whose blank line never came (a body cut after `data: {...}`).
     this.#parser.feed(`${rest}\n\n`);
   }

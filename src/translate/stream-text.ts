@@ -49,3 +49,15 @@ export function readJsonString(text: string, start: number, end: number): string
     return undefined;
   }
 }
+
+/**
+ * `JSON.stringify(text)`, without its call for the usual stream text (printable characters, no quote, no
+ * backslash, no surrogate): such text is quoted as it is. Anything else goes through JSON.stringify.
+ */
+export function writeJsonString(text: string): string {
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return JSON.stringify(text);
+  }
+  return `"${text}"`;
+}

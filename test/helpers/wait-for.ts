@@ -6,3 +6,15 @@ export async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<v
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
+
+/**
+ * Polls `read` every `intervalMs` until it is above 0 and did not change over one interval: e.g. the bytes a
+ * vendor wrote, once backpressure from a client that does not read has stopped it.
+ */
+export async function waitForStall(read: () => number, intervalMs = 250): Promise<void> {
+  let last = -1;
+  while (read() === 0 || read() !== last) {
+    last = read();
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

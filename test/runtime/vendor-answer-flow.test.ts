@@ -1,15 +1,17 @@
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompiledConfig } from '../../src/config/types.ts';
 import { startTestGateway, type TestGateway } from '../helpers/start-gateway.ts';
+import { postChat, readRest } from '../helpers/post-chat-paused.ts';
+import { startHttpServer, type LocalServer } from '../helpers/start-http-server.ts';
+import { waitForStall } from '../helpers/wait-for.ts';
 
 /**
  * How a vendor answer's bytes flow through the gateway's own undici handler: a slow client slows the
  * vendor (backpressure), a JSON answer in pieces is one answer, a JSON answer above 8 MiB is piped, a JSON
  * body that goes silent is a retryable 504, and the vendor's time runs to the end of its body.
  */
-let vendor: Server;
+let vendor: LocalServer;
 let gw: TestGateway;
 const EVENT = `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'x'.repeat(16_000) }, finish_reason: null }] })}\n\n`;
 const EVENTS = 2_000;
@@ -61,26 +63,14 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
   });
 }
 
-/** POSTs a chat request with node:http (the test controls when the answer is read). */
+/** POSTs a chat request (the test controls when the answer is read). */
 function post(model: string, stream = false): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    const body = JSON.stringify({ model, stream, messages: [{ role: 'user', content: 'x' }] });
-    const req = request(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${gw.key}`, 'content-type': 'application/json' } }, resolve);
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-async function readAll(res: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of res) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  return postChat(gw, { model, stream, messages: [{ role: 'user', content: 'x' }] });
 }
 
 beforeAll(async () => {
-  vendor = createServer(answer);
-  await new Promise<void>((resolve) => vendor.listen(0, '127.0.0.1', resolve));
-  const port = (vendor.address() as AddressInfo).port;
+  vendor = await startHttpServer(answer);
+  const { port } = vendor;
   gw = await startTestGateway((config) => ({ ...config, server: { ...config.server, defaultLimits: {} } }));
   const base = gw.gateway.getSnapshot().config;
   const model = base.models['sim-openai-chat'];
@@ -101,8 +91,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await gw.close();
-  vendor.closeAllConnections();
-  await new Promise((resolve) => vendor.close(resolve));
+  await vendor.close();
 });
 
 describe('a vendor answer through the gateway', () => {
@@ -111,15 +100,11 @@ describe('a vendor answer through the gateway', () => {
     expect(res.statusCode).toBe(200);
     res.pause();
     // The vendor stops writing once the buffers between it and the paused client are full.
-    let last = -1;
-    while (flood.written === 0 || flood.written !== last) {
-      last = flood.written;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitForStall(() => flood.written);
     expect(flood.done).toBe(false);
     expect(flood.written).toBeLessThan(EVENT.length * EVENTS);
     res.resume();
-    const body = await readAll(res);
+    const body = await readRest(res);
     expect(flood.done).toBe(true);
     expect(body.toString()).toBe(EVENT.repeat(EVENTS) + 'data: [DONE]\n\n');
   });
@@ -127,7 +112,7 @@ describe('a vendor answer through the gateway', () => {
   it('answers a JSON body the vendor sent in pieces as one answer with its length, the vendor time running to its end', async () => {
     const event = gw.nextEvent();
     const res = await post('pieces');
-    const body = await readAll(res);
+    const body = await readRest(res);
     expect(res.statusCode).toBe(200);
     expect(body.toString()).toBe(ANSWER);
     expect(res.headers['content-length']).toBe(String(Buffer.byteLength(ANSWER)));
@@ -140,7 +125,7 @@ describe('a vendor answer through the gateway', () => {
 
   it('pipes a JSON answer above 8 MiB unchanged', async () => {
     const res = await post('big');
-    const body = await readAll(res);
+    const body = await readRest(res);
     expect(res.statusCode).toBe(200);
     expect(body.length).toBe(BIG.length);
     expect(body.toString() === BIG).toBe(true);
@@ -149,10 +134,10 @@ describe('a vendor answer through the gateway', () => {
   it('answers 504 upstream_timeout when a JSON body goes silent, and falls back from it when the model says so', async () => {
     const silent = await post('silent');
     expect(silent.statusCode).toBe(504);
-    expect(JSON.parse((await readAll(silent)).toString())).toMatchObject({ error: { code: 'upstream_timeout' } });
+    expect(JSON.parse((await readRest(silent)).toString())).toMatchObject({ error: { code: 'upstream_timeout' } });
     const event = gw.nextEvent();
     const fallback = await post('silent-then-sim');
-    const body = JSON.parse((await readAll(fallback)).toString());
+    const body = JSON.parse((await readRest(fallback)).toString());
     expect(fallback.statusCode).toBe(200);
     expect(body.object).toBe('chat.completion');
     expect((await event).vendorCalls).toBe(2);

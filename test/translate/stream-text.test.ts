@@ -1,7 +1,7 @@
 /** Reading a stream event's text in place: the same text a full JSON parse gives, or "no" (never a wrong text). */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { hasTextAt, readJsonString, skipDigits } from '../../src/translate/stream-text.ts';
+import { hasTextAt, readJsonString, skipDigits, writeJsonString } from '../../src/translate/stream-text.ts';
 
 /** What JSON.parse makes of the span, when it is one string literal. */
 function parseSpan(text: string, start: number, end: number): string | undefined {
@@ -51,6 +51,18 @@ describe('stream text reading', () => {
       const parsed = parseSpan(text, 0, text.length);
       if (parsed !== undefined) expect(read).toBe(parsed);
       else if (!HAS_CONTROL.test(text)) expect(read).toBeUndefined();
+    }));
+  });
+
+  test('a string is written exactly as JSON.stringify writes it (quotes, backslashes, controls, lone surrogates, any unicode)', () => {
+    for (const text of ['', 'plain', ' Write', 'a"b', 'a\\b', 'line\n', '\u0000', '\u001f', '\u007f', 'é👋', '\ud800', 'x\udfff', '\u2028']) {
+      expect(writeJsonString(text)).toBe(JSON.stringify(text));
+    }
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), (text) => {
+      expect(writeJsonString(text)).toBe(JSON.stringify(text));
+    }));
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom('a', ' ', '"', '\\', '\n', '\u001f', '\ud83d', '\udc4b', '€') }), (text) => {
+      expect(writeJsonString(text)).toBe(JSON.stringify(text));
     }));
   });
 });

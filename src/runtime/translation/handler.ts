@@ -4,7 +4,6 @@
  */
 import type { Style } from '../../config/types.ts';
 import { getProtocolAdapter } from '../../protocols/index.ts';
-import { GatewayError } from '../../errors.ts';
 import { sendJson } from '../respond.ts';
 import type { OpCall, OpHandler, RequestContext, VendorResponse } from '../types.ts';
 import type { CanonicalRequest, CanonicalUsage } from '../../translate/canonical.ts';
@@ -15,6 +14,7 @@ import { createIdSuffix } from '../../translate/helpers.ts';
 import { readTokenCount } from '../json-usage.ts';
 import { readVendorError } from '../vendor-error.ts';
 import { answerStream } from './stream-answer.ts';
+import { readAnswerJson } from './read-answer-json.ts';
 import { estimateRequestTokens } from './estimate-request-tokens.ts';
 import { getSignatureOrigin, stripForeignReasoning } from '../../translate/reasoning-signature.ts';
 
@@ -77,6 +77,9 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
   };
 }
 
+/** The usage counts copied as they are (a constant: an array literal in the loop is made at each call). */
+const DETAIL_COUNTS = ['cachedInputTokens', 'cacheCreationInputTokens', 'reasoningTokens'] as const;
+
 /** Copies canonical usage into the request's usage (read by the core's usage event): well-formed counts only. */
 function recordUsage(ctx: RequestContext, usage: CanonicalUsage): void {
   const target = ctx.usage;
@@ -86,7 +89,7 @@ function recordUsage(ctx: RequestContext, usage: CanonicalUsage): void {
   if (output !== undefined) target.outputTokens = output;
   const total = readTokenCount(usage.totalTokens);
   if (total !== undefined || input !== undefined || output !== undefined) target.totalTokens = readTokenCount(total ?? (input ?? 0) + (output ?? 0));
-  for (const name of ['cachedInputTokens', 'cacheCreationInputTokens', 'reasoningTokens'] as const) {
+  for (const name of DETAIL_COUNTS) {
     const count = readTokenCount(usage[name]);
     if (count !== undefined) target[name] = count;
   }
@@ -102,12 +105,7 @@ async function answerWhole(
   response: VendorResponse, headers: Record<string, string>, makeMeta: (id: string | undefined) => ResponseMeta,
   keep?: PreparedState['keep'],
 ): Promise<void> {
-  let body: unknown;
-  try {
-    body = await response.body.json();
-  } catch (error) {
-    throw new GatewayError(502, 'upstream_invalid_response', 'The vendor answered with a body that is not JSON.', { cause: error });
-  }
+  const body = await readAnswerJson(response);
   const answer = vendor.decodeResponse(body);
   recordUsage(ctx, answer.usage);
   ctx.finishReasons = [answer.finishReason];

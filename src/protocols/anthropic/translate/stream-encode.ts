@@ -7,6 +7,7 @@ import { withIdPrefix } from '../../../translate/helpers.ts';
 import { writeAnthropicStop, writeAnthropicUsage } from './response.ts';
 import { wrapSignature } from '../../../translate/reasoning-signature.ts';
 import { writeCallSignature } from '../../../translate/reasoning-parts.ts';
+import { writeJsonString } from '../../../translate/stream-text.ts';
 
 function send(type: string, payload: Record<string, unknown>): string {
   return formatSseJson({ type, ...payload }, type);
@@ -18,7 +19,7 @@ function send(type: string, payload: Record<string, unknown>): string {
  * `{ index, delta: { type, [field]: value } }`, without building and serialising the objects.
  */
 function sendDelta(index: number, type: string, field: string, value: string): string {
-  return `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":{"type":"${type}","${field}":${JSON.stringify(value)}}}\n\n`;
+  return `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":{"type":"${type}","${field}":${writeJsonString(value)}}}\n\n`;
 }
 
 /**

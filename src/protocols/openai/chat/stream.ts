@@ -8,7 +8,7 @@ import { isRecord, parseStreamEvent, withIdPrefix } from '../../../translate/hel
 import { decodeOpenAIError, readOpenAIFinish, readOpenAIUsage, readReasoningText, readVendorCallSignature, writeOpenAIFinish, writeOpenAIUsage } from './response.ts';
 import { writeCallExtra, writeClientCallExtra, writeThinkingBlock } from './reasoning.ts';
 import { readTextChunk, readTextChunkHead } from './read-text-chunk.ts';
-import { NO_EVENTS } from '../../../translate/stream-text.ts';
+import { NO_EVENTS, writeJsonString } from '../../../translate/stream-text.ts';
 import { writeTextSignature } from '../../../translate/reasoning-parts.ts';
 
 /**
@@ -75,6 +75,9 @@ function readChoice(choice: Record<string, any>, toolIndexes: Map<number, number
   if (typeof choice.finish_reason === 'string') out.push({ type: 'finish', reason: readOpenAIFinish(choice.finish_reason) });
 }
 
+/** The first chunk's delta, as JSON.stringify writes `{ role: 'assistant', content: '' }`. */
+const ROLE_DELTA = '{"role":"assistant","content":""}';
+
 /**
  * Encodes a chat-completions stream for the client: a role chunk, content and `tool_calls[index]`
  * deltas, a finish chunk, then (when the client set `stream_options.include_usage`) a usage chunk with
@@ -90,23 +93,24 @@ export function createOpenAIChatStreamEncoder(meta: ResponseMeta, request: Canon
   let usage: CanonicalUsage = {};
   // Every chunk shares its envelope: serialised once, byte for byte what JSON.stringify gives for
   // { id, object, created, model, choices: [{ index, delta, logprobs, finish_reason }] }.
-  const head = `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${meta.created},"model":${JSON.stringify(meta.model)},"choices":[{"index":0,"delta":`;
-  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null): string =>
-    `${head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}\n\n`;
+  const head = `data: {"id":${writeJsonString(id)},"object":"chat.completion.chunk","created":${meta.created},"model":${writeJsonString(meta.model)},"choices":[{"index":0,"delta":`;
+  // `delta`: the delta's JSON (the fixed ones written as constants, the others by JSON.stringify).
+  const chunk = (delta: string, finishReason: string | null = null): string =>
+    `${head}${delta},"logprobs":null,"finish_reason":${finishReason === null ? 'null' : writeJsonString(finishReason)}}]}\n\n`;
   // The most frequent chunk, { content } as JSON.stringify writes it.
-  const textChunk = (text: string): string => `${head}{"content":${JSON.stringify(text)}},"logprobs":null,"finish_reason":null}]}\n\n`;
+  const textChunk = (text: string): string => `${head}{"content":${writeJsonString(text)}},"logprobs":null,"finish_reason":null}]}\n\n`;
   const blocks: Array<Record<string, unknown>> = [];
   let thinking = '';
   const addBlock = (part: ReasoningPart): string => {
     const block = writeThinkingBlock({ ...part, text: thinking }, meta.origin);
     thinking = '';
     if (block) blocks.push(block);
-    return start() + chunk({ thinking_blocks: blocks });
+    return start() + chunk(JSON.stringify({ thinking_blocks: blocks }));
   };
   const start = (): string => {
     if (started) return '';
     started = true;
-    return chunk({ role: 'assistant', content: '' });
+    return chunk(ROLE_DELTA);
   };
   return {
     encode(event) {
@@ -116,24 +120,24 @@ export function createOpenAIChatStreamEncoder(meta: ResponseMeta, request: Canon
         case 'text':
           return start() + textChunk(event.text);
         case 'text_signature':
-          return start() + chunk(writeCallExtra(writeTextSignature(event.signature, event.origin ?? meta.origin)));
+          return start() + chunk(JSON.stringify(writeCallExtra(writeTextSignature(event.signature, event.origin ?? meta.origin))));
         case 'reasoning':
           thinking += event.text;
-          return start() + chunk({ reasoning_content: event.text });
+          return start() + chunk(`{"reasoning_content":${writeJsonString(event.text)}}`);
         case 'reasoning_signature':
           return addBlock({ type: 'reasoning', text: '', signature: event.signature, ...(event.origin ? { origin: event.origin } : {}) });
         case 'reasoning_redacted':
           return addBlock({ type: 'reasoning', text: '', redacted: event.data, ...(event.origin ? { origin: event.origin } : {}) });
         case 'tool_call_start': {
           const call = { index: event.index, id: event.id, type: 'function', function: { name: event.name, arguments: '' }, ...writeClientCallExtra(event, meta.origin) };
-          return start() + chunk({ tool_calls: [call] });
+          return start() + chunk(JSON.stringify({ tool_calls: [call] }));
         }
         case 'tool_call_delta':
-          return start() + chunk({ tool_calls: [{ index: event.index, function: { arguments: event.arguments } }] });
+          return start() + chunk(JSON.stringify({ tool_calls: [{ index: event.index, function: { arguments: event.arguments } }] }));
         case 'finish':
           if (finished) return '';
           finished = true;
-          return start() + chunk({}, writeOpenAIFinish(event.reason));
+          return start() + chunk('{}', writeOpenAIFinish(event.reason));
         case 'usage':
           usage = mergeUsage(usage, event.usage);
           return '';
@@ -143,7 +147,7 @@ export function createOpenAIChatStreamEncoder(meta: ResponseMeta, request: Canon
     },
     end() {
       let text = start();
-      if (!finished) text += chunk({}, 'stop');
+      if (!finished) text += chunk('{}', 'stop');
       if (request.includeUsage) {
         text += formatSseJson({ id, object: 'chat.completion.chunk', created: meta.created, model: meta.model, choices: [], usage: writeOpenAIUsage(usage) });
       }
