@@ -10,6 +10,7 @@ import { openBody } from './body-reading.ts';
 import { collectBody } from './collect-chunks.ts';
 import { looksLikeJson } from './json-usage.ts';
 import { StreamTap } from './stream-tap.ts';
+import { VendorAnswer } from './vendor-answer.ts';
 import { toVendorFailure } from './vendor-failure.ts';
 import { readErrorBody, toVendorError } from './vendor-error.ts';
 import type { PassthroughBody } from './request-body.ts';
@@ -235,7 +236,10 @@ export function pipeResponse(call: OpCall, response: VendorResponse, adapter: Pr
   const contentType = String(response.headers['content-type'] ?? '');
   if (contentType.includes('json')) return forwardJson(call, response, adapter);
   if (!contentType.startsWith('text/event-stream')) return pipeBody(call, response, openBody(response), undefined);
-  return pipeBody(call, response, openBody(response), new StreamTap(adapter, call.ctx.usage, stripUsage, call.vendor.redactor, isReadingFinishReasons() ? call.ctx : undefined));
+  const reading = openBody(response);
+  // A vendor call's chunks are views of its socket reads, held by nobody else: the tap may cut events out in place.
+  const owned = reading instanceof VendorAnswer;
+  return pipeBody(call, response, reading, new StreamTap(adapter, call.ctx.usage, stripUsage, call.vendor.redactor, isReadingFinishReasons() ? call.ctx : undefined, owned));
 }
 
 /** Forwards an operation to a vendor of the caller's own protocol: original bytes out, vendor bytes back. */
