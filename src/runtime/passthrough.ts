@@ -59,12 +59,16 @@ async function buildBody(endpoint: PassthroughEndpoint, call: OpCall<Passthrough
     return { body: form.body, stripUsage: false, contentType: form.contentType };
   }
   if (!call.raw) return { body: undefined, stripUsage: false };
-  const withUsage = adapter.askForStreamUsage?.(call.ctx.route.op, call.body, call.raw);
-  if (endpoint.model !== 'body' || call.body?.model === call.target.upstream) {
-    return { body: withUsage ?? call.raw, stripUsage: withUsage !== undefined };
-  }
-  const source: PassthroughBody | undefined = withUsage === undefined ? call.body : JSON.parse(withUsage.toString());
-  return { body: JSON.stringify({ ...source, model: call.target.upstream }), stripUsage: withUsage !== undefined };
+  if (endpoint.model !== 'body' || call.body?.model === call.target.upstream) return askForStreamUsage(call, adapter, call.body, call.raw);
+  // Renamed: serialised once with the vendor's name, then the usage request spliced into those bytes.
+  const renamed = { ...call.body, model: call.target.upstream };
+  return askForStreamUsage(call, adapter, renamed, Buffer.from(JSON.stringify(renamed)));
+}
+
+/** `raw` (the bytes of `body`) as sent, with the adapter's request for stream usage when it makes one. */
+function askForStreamUsage(call: OpCall, adapter: ProtocolAdapter, body: PassthroughBody | undefined, raw: Buffer): { body: OutgoingBody; stripUsage: boolean } {
+  const withUsage = adapter.askForStreamUsage?.(call.ctx.route.op, body, raw);
+  return { body: withUsage ?? raw, stripUsage: withUsage !== undefined };
 }
 
 const MAX_JSON_BYTES = 8 * 1024 * 1024;
