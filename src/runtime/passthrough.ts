@@ -162,6 +162,9 @@ function pipeBody(call: OpCall, response: VendorResponse, reading: BodyReading, 
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     let flushing = false;
+    // Pieces handed over while `read` runs (the chunks that arrived before it, often the whole answer) leave
+    // when it returns, or with the end: no tick is scheduled for them.
+    let delivering = true;
     /** The pending pieces as one (undefined when none, or when the client can take no more). */
     const take = (): Buffer | undefined => {
       if (pending.length === 0 || res.destroyed || res.writableEnded) return undefined;
@@ -187,7 +190,7 @@ function pipeBody(call: OpCall, response: VendorResponse, reading: BodyReading, 
       pending.push(out);
       pendingBytes += out.length;
       if (pendingBytes >= COALESCE_BYTES) flush();
-      else if (!flushing) {
+      else if (!flushing && !delivering) {
         flushing = true;
         process.nextTick(flush);
       }
@@ -229,6 +232,8 @@ function pipeBody(call: OpCall, response: VendorResponse, reading: BodyReading, 
         settle();
       },
     });
+    delivering = false;
+    if (!ended) flush();
   });
 }
 
