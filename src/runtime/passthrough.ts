@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { GatewayError } from '../errors.ts';
 import { renderStreamError } from '../protocols/render-error.ts';
 import { isReadingFinishReasons } from './finish-reasons.ts';
@@ -47,17 +48,28 @@ function pickHeaders(ctx: RequestContext, adapter: ProtocolAdapter): Record<stri
   return picked;
 }
 
+/** What {@link buildBody} and {@link buildUpload} send: the body, whether usage-only events are to be dropped, its form's type. */
+interface OutgoingRequestBody {
+  body: OutgoingBody;
+  stripUsage: boolean;
+  contentType?: string;
+}
+
 /**
- * The body sent to the vendor: the client's bytes unless the model name or a usage request changes it.
- * An upload streams through unchanged when the vendor knows the model by the client's name, else it is
+ * An upload's body: streamed through unchanged when the vendor knows the model by the client's name, else
  * re-encoded with the vendor's name in its model field (`contentType`: the new form's boundary).
  */
-async function buildBody(endpoint: PassthroughEndpoint, call: OpCall<PassthroughBody | undefined>, adapter: ProtocolAdapter): Promise<{ body: OutgoingBody; stripUsage: boolean; contentType?: string }> {
-  if (call.upload) {
-    if (endpoint.model !== 'body' || call.model.id === call.target.upstream) return { body: call.upload, stripUsage: false };
-    const form = await rewriteFormField(call.upload, call.ctx.req.headers['content-type']!, call.ctx.route.model.name, call.target.upstream);
-    return { body: form.body, stripUsage: false, contentType: form.contentType };
-  }
+async function buildUpload(endpoint: PassthroughEndpoint, call: OpCall<PassthroughBody | undefined>, upload: Readable): Promise<OutgoingRequestBody> {
+  if (endpoint.model !== 'body' || call.model.id === call.target.upstream) return { body: upload, stripUsage: false };
+  const form = await rewriteFormField(upload, call.ctx.req.headers['content-type']!, call.ctx.route.model.name, call.target.upstream);
+  return { body: form.body, stripUsage: false, contentType: form.contentType };
+}
+
+/**
+ * The body sent to the vendor (not an upload): the client's bytes unless the model name or a usage request
+ * changes them. Synchronous: a JSON call costs no promise here.
+ */
+function buildBody(endpoint: PassthroughEndpoint, call: OpCall<PassthroughBody | undefined>, adapter: ProtocolAdapter): OutgoingRequestBody {
   if (!call.raw) return { body: undefined, stripUsage: false };
   if (endpoint.model !== 'body' || call.body?.model === call.target.upstream) return askForStreamUsage(call, adapter, call.body, call.raw);
   // Renamed: serialised once with the vendor's name, then the usage request spliced into those bytes.
@@ -66,7 +78,7 @@ async function buildBody(endpoint: PassthroughEndpoint, call: OpCall<Passthrough
 }
 
 /** `raw` (the bytes of `body`) as sent, with the adapter's request for stream usage when it makes one. */
-function askForStreamUsage(call: OpCall, adapter: ProtocolAdapter, body: PassthroughBody | undefined, raw: Buffer): { body: OutgoingBody; stripUsage: boolean } {
+function askForStreamUsage(call: OpCall, adapter: ProtocolAdapter, body: PassthroughBody | undefined, raw: Buffer): OutgoingRequestBody {
   const withUsage = adapter.askForStreamUsage?.(call.ctx.route.op, body, raw);
   return { body: withUsage ?? raw, stripUsage: withUsage !== undefined };
 }
@@ -256,7 +268,7 @@ export function createPassthrough(endpoint: PassthroughEndpoint): OpHandler<Pass
   return async (call) => {
     const adapter = getProtocolAdapter(call.vendor.config.protocol);
     const headers = pickHeaders(call.ctx, adapter);
-    const { body, stripUsage, contentType } = await buildBody(endpoint, call, adapter);
+    const { body, stripUsage, contentType } = call.upload ? await buildUpload(endpoint, call, call.upload) : buildBody(endpoint, call, adapter);
     if (contentType) headers['content-type'] = contentType;
     if (typeof body === 'string' || Buffer.isBuffer(body)) headers['content-length'] = String(Buffer.byteLength(body));
     const response = await call.callVendor({ method: endpoint.method, path: buildPath(endpoint, call), headers, body });
