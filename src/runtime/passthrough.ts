@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { GatewayError } from '../errors.ts';
 import { renderStreamError } from '../protocols/render-error.ts';
 import { isReadingFinishReasons } from './finish-reasons.ts';
@@ -10,6 +11,7 @@ import { openBody } from './body-reading.ts';
 import { collectBody } from './collect-chunks.ts';
 import { looksLikeJson } from './json-usage.ts';
 import { StreamTap } from './stream-tap.ts';
+import { VendorAnswer } from './vendor-answer.ts';
 import { toVendorFailure } from './vendor-failure.ts';
 import { readErrorBody, toVendorError } from './vendor-error.ts';
 import type { PassthroughBody } from './request-body.ts';
@@ -46,24 +48,39 @@ function pickHeaders(ctx: RequestContext, adapter: ProtocolAdapter): Record<stri
   return picked;
 }
 
+/** What {@link buildBody} and {@link buildUpload} send: the body, whether usage-only events are to be dropped, its form's type. */
+interface OutgoingRequestBody {
+  body: OutgoingBody;
+  stripUsage: boolean;
+  contentType?: string;
+}
+
 /**
- * The body sent to the vendor: the client's bytes unless the model name or a usage request changes it.
- * An upload streams through unchanged when the vendor knows the model by the client's name, else it is
+ * An upload's body: streamed through unchanged when the vendor knows the model by the client's name, else
  * re-encoded with the vendor's name in its model field (`contentType`: the new form's boundary).
  */
-async function buildBody(endpoint: PassthroughEndpoint, call: OpCall<PassthroughBody | undefined>, adapter: ProtocolAdapter): Promise<{ body: OutgoingBody; stripUsage: boolean; contentType?: string }> {
-  if (call.upload) {
-    if (endpoint.model !== 'body' || call.model.id === call.target.upstream) return { body: call.upload, stripUsage: false };
-    const form = await rewriteFormField(call.upload, call.ctx.req.headers['content-type']!, call.ctx.route.model.name, call.target.upstream);
-    return { body: form.body, stripUsage: false, contentType: form.contentType };
-  }
+async function buildUpload(endpoint: PassthroughEndpoint, call: OpCall<PassthroughBody | undefined>, upload: Readable): Promise<OutgoingRequestBody> {
+  if (endpoint.model !== 'body' || call.model.id === call.target.upstream) return { body: upload, stripUsage: false };
+  const form = await rewriteFormField(upload, call.ctx.req.headers['content-type']!, call.ctx.route.model.name, call.target.upstream);
+  return { body: form.body, stripUsage: false, contentType: form.contentType };
+}
+
+/**
+ * The body sent to the vendor (not an upload): the client's bytes unless the model name or a usage request
+ * changes them. Synchronous: a JSON call costs no promise here.
+ */
+function buildBody(endpoint: PassthroughEndpoint, call: OpCall<PassthroughBody | undefined>, adapter: ProtocolAdapter): OutgoingRequestBody {
   if (!call.raw) return { body: undefined, stripUsage: false };
-  const withUsage = adapter.askForStreamUsage?.(call.ctx.route.op, call.body, call.raw);
-  if (endpoint.model !== 'body' || call.body?.model === call.target.upstream) {
-    return { body: withUsage ?? call.raw, stripUsage: withUsage !== undefined };
-  }
-  const source: PassthroughBody | undefined = withUsage === undefined ? call.body : JSON.parse(withUsage.toString());
-  return { body: JSON.stringify({ ...source, model: call.target.upstream }), stripUsage: withUsage !== undefined };
+  if (endpoint.model !== 'body' || call.body?.model === call.target.upstream) return askForStreamUsage(call, adapter, call.body, call.raw);
+  // Renamed: serialised once with the vendor's name, then the usage request spliced into those bytes.
+  const renamed = { ...call.body, model: call.target.upstream };
+  return askForStreamUsage(call, adapter, renamed, Buffer.from(JSON.stringify(renamed)));
+}
+
+/** `raw` (the bytes of `body`) as sent, with the adapter's request for stream usage when it makes one. */
+function askForStreamUsage(call: OpCall, adapter: ProtocolAdapter, body: PassthroughBody | undefined, raw: Buffer): OutgoingRequestBody {
+  const withUsage = adapter.askForStreamUsage?.(call.ctx.route.op, body, raw);
+  return { body: withUsage ?? raw, stripUsage: withUsage !== undefined };
 }
 
 const MAX_JSON_BYTES = 8 * 1024 * 1024;
@@ -157,6 +174,9 @@ function pipeBody(call: OpCall, response: VendorResponse, reading: BodyReading, 
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     let flushing = false;
+    // Pieces handed over while `read` runs (the chunks that arrived before it, often the whole answer) leave
+    // when it returns, or with the end: no tick is scheduled for them.
+    let delivering = true;
     /** The pending pieces as one (undefined when none, or when the client can take no more). */
     const take = (): Buffer | undefined => {
       if (pending.length === 0 || res.destroyed || res.writableEnded) return undefined;
@@ -182,7 +202,7 @@ function pipeBody(call: OpCall, response: VendorResponse, reading: BodyReading, 
       pending.push(out);
       pendingBytes += out.length;
       if (pendingBytes >= COALESCE_BYTES) flush();
-      else if (!flushing) {
+      else if (!flushing && !delivering) {
         flushing = true;
         process.nextTick(flush);
       }
@@ -224,6 +244,8 @@ function pipeBody(call: OpCall, response: VendorResponse, reading: BodyReading, 
         settle();
       },
     });
+    delivering = false;
+    if (!ended) flush();
   });
 }
 
@@ -235,7 +257,10 @@ export function pipeResponse(call: OpCall, response: VendorResponse, adapter: Pr
   const contentType = String(response.headers['content-type'] ?? '');
   if (contentType.includes('json')) return forwardJson(call, response, adapter);
   if (!contentType.startsWith('text/event-stream')) return pipeBody(call, response, openBody(response), undefined);
-  return pipeBody(call, response, openBody(response), new StreamTap(adapter, call.ctx.usage, stripUsage, call.vendor.redactor, isReadingFinishReasons() ? call.ctx : undefined));
+  const reading = openBody(response);
+  // A vendor call's chunks are views of its socket reads, held by nobody else: the tap may cut events out in place.
+  const owned = reading instanceof VendorAnswer;
+  return pipeBody(call, response, reading, new StreamTap(adapter, call.ctx.usage, stripUsage, call.vendor.redactor, isReadingFinishReasons() ? call.ctx : undefined, owned));
 }
 
 /** Forwards an operation to a vendor of the caller's own protocol: original bytes out, vendor bytes back. */
@@ -243,7 +268,7 @@ export function createPassthrough(endpoint: PassthroughEndpoint): OpHandler<Pass
   return async (call) => {
     const adapter = getProtocolAdapter(call.vendor.config.protocol);
     const headers = pickHeaders(call.ctx, adapter);
-    const { body, stripUsage, contentType } = await buildBody(endpoint, call, adapter);
+    const { body, stripUsage, contentType } = call.upload ? await buildUpload(endpoint, call, call.upload) : buildBody(endpoint, call, adapter);
     if (contentType) headers['content-type'] = contentType;
     if (typeof body === 'string' || Buffer.isBuffer(body)) headers['content-length'] = String(Buffer.byteLength(body));
     const response = await call.callVendor({ method: endpoint.method, path: buildPath(endpoint, call), headers, body });

@@ -13,6 +13,8 @@ const NEWLINE = 0x0a;
  * Events are parsed only when they hold a usage object (once or twice per stream). Error events (found by
  * one byte search, like usage events) have every secret of `redactor` removed; other bytes are not scanned.
  * With `reasons`, the finish reasons the events state are collected there (one byte search per read).
+ * With `ownsChunks` (the chunks pushed are the tap's alone, as a vendor call's are), a dropped event is cut out
+ * in place: the bytes after it move down over it, and no buffer is allocated for the rest of the read.
  */
 export class StreamTap {
   private tail: Buffer | undefined;
@@ -25,6 +27,7 @@ export class StreamTap {
     private readonly dropUsageEvents: boolean,
     redactor?: Redactor,
     private readonly reasons?: { finishReasons?: string[] },
+    private readonly ownsChunks = false,
   ) {
     this.redactor = redactor?.forms.length ? redactor : undefined;
   }
@@ -45,7 +48,8 @@ export class StreamTap {
     this.tail = lastBreak === bytes.length - 1 ? undefined : bytes.subarray(lastBreak + 1);
     const complete = this.tail ? bytes.subarray(0, lastBreak + 1) : bytes;
     if (this.reasons) this.reasons.finishReasons = readFinishReasons(complete, this.adapter, this.reasons.finishReasons);
-    return this.readLines(complete);
+    // Bytes joined with a held tail are a copy made here: the tap's own, whoever owns the chunk.
+    return this.readLines(complete, this.ownsChunks || bytes !== chunk);
   }
 
   /** The stream ended: the bytes still held (a line without its end: passed as it is, not read). */
@@ -64,10 +68,11 @@ export class StreamTap {
   /**
    * `bytes` (complete lines) without the usage-only events to drop, the usage of every `data:` line that
    * holds a usage object read. Only the lines holding a usage field are looked at (one byte search finds
-   * the next); the bytes between them pass as subarrays, and are copied only around a dropped event.
+   * the next); the bytes between them pass as they are, and are copied only around a dropped event (within
+   * `bytes` itself when `owned`).
    */
-  private readLines(bytes: Buffer): Buffer {
-    let pieces: Buffer[] | undefined;
+  private readLines(bytes: Buffer, owned: boolean): Buffer {
+    let spans: number[] | undefined;
     let next = this.skipBlank ? this.skipBlankLine(bytes, 0) : 0;
     let kept = next;
     for (let at = findUsageObject(bytes, this.adapter, next); at !== -1; at = findUsageObject(bytes, this.adapter, next)) {
@@ -75,14 +80,14 @@ export class StreamTap {
       const lineEnd = bytes.indexOf(NEWLINE, at);
       next = lineEnd + 1;
       if (!this.readEventLine(bytes, lineStart, lineEnd)) continue;
-      if (lineStart > kept) (pieces ??= []).push(bytes.subarray(kept, lineStart));
+      if (lineStart > kept) (spans ??= []).push(kept, lineStart);
       this.skipBlank = true;
       next = this.skipBlankLine(bytes, next);
       kept = next;
     }
     if (kept === 0) return bytes;
-    if (kept < bytes.length) (pieces ??= []).push(bytes.subarray(kept));
-    return pieces === undefined ? EMPTY : pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
+    if (kept < bytes.length) (spans ??= []).push(kept, bytes.length);
+    return spans === undefined ? EMPTY : joinSpans(bytes, spans, owned);
   }
 
   /**
@@ -113,6 +118,25 @@ export class StreamTap {
     addUsage(this.usage, this.adapter.readUsage(json));
     return this.dropUsageEvents && this.adapter.isUsageOnlyEvent?.(json) === true;
   }
+}
+
+/**
+ * The spans of `bytes` (start and end pairs, in order) as one buffer: copied into a new one, or, when `inPlace`,
+ * moved down behind the first span within `bytes` (no allocation: a dropped event is usually near the end).
+ */
+function joinSpans(bytes: Buffer, spans: number[], inPlace: boolean): Buffer {
+  if (spans.length === 2) return bytes.subarray(spans[0], spans[1]);
+  if (!inPlace) {
+    const pieces: Buffer[] = [];
+    for (let i = 0; i < spans.length; i += 2) pieces.push(bytes.subarray(spans[i], spans[i + 1]));
+    return Buffer.concat(pieces);
+  }
+  let end = spans[1];
+  for (let i = 2; i < spans.length; i += 2) {
+    bytes.copyWithin(end, spans[i], spans[i + 1]);
+    end += spans[i + 1] - spans[i];
+  }
+  return bytes.subarray(spans[0], end);
 }
 
 const DATA = Buffer.from('data:');

@@ -30,3 +30,22 @@ describe('a same-protocol JSON answer', () => {
     expect(JSON.parse(gw.sims.openai.received[0].body.toString()).model).toBe('gpt-4o-mini');
   });
 });
+
+describe('a same-protocol streamed request to a model the vendor knows by another name', () => {
+  it('reaches the vendor once serialised with the vendor name and one usage request; the client sees no usage-only chunk', async () => {
+    gw.sims.openai.reset();
+    const body = { model: 'sim-openai-chat', stream: true, messages: [{ role: 'user', content: 'caf\u00e9 "x"' }], temperature: 0.5 };
+    const response = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gw.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toContain('data: [DONE]');
+    expect(text).not.toContain('"choices":[]');
+    expect(gw.sims.openai.received).toHaveLength(1);
+    const sent = { ...body, model: 'gpt-4o-mini' };
+    expect(gw.sims.openai.received[0].body.toString()).toBe(`${JSON.stringify(sent).slice(0, -1)},"stream_options":{"include_usage":true}}`);
+  });
+});

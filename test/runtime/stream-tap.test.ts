@@ -95,4 +95,16 @@ describe('the stream tap between vendor and client', () => {
     const last = gemini.split('\r\n\r\n').filter(Boolean).at(-1)!;
     expect(usage).toEqual(geminiAdapter.readUsage(JSON.parse(last.slice('data: '.length))));
   });
+
+  it('cuts a dropped event out of a chunk it owns in place, and copies around it in a chunk it does not', () => {
+    const stream = 'data: {"choices":[{"delta":{"content":"a"}}],"usage":null}\n\ndata: {"choices":[],"usage":{"prompt_tokens":2,"completion_tokens":1}}\n\ndata: [DONE]\n\n';
+    const expected = stream.replace(/data: \{"choices":\[\],[^\n]*\n\n/, '');
+    const shared = Buffer.from(stream);
+    expect(new StreamTap(openaiAdapter, {}, true).push(shared).toString()).toBe(expected);
+    expect(shared.toString()).toBe(stream);
+    const owned = Buffer.from(stream);
+    const out = new StreamTap(openaiAdapter, {}, true, undefined, undefined, true).push(owned);
+    expect(out.toString()).toBe(expected);
+    expect([out.buffer, out.byteOffset]).toEqual([owned.buffer, owned.byteOffset]);
+  });
 });

@@ -60,7 +60,8 @@ export const openaiAdapter: ProtocolAdapter<OpenAISimulator> = {
   finishReasonFields: ['finish_reason'],
   askForStreamUsage(op, body, raw) {
     if ((op !== 'chat' && op !== 'completions') || body?.stream !== true || body.stream_options?.include_usage) return undefined;
-    if (body.stream_options != null) return JSON.stringify({ ...body, stream_options: { ...body.stream_options, include_usage: true } });
+    // A `stream_options` key already there (an object, or null) is replaced, not followed by a second one.
+    if (body.stream_options !== undefined) return JSON.stringify({ ...body, stream_options: { ...body.stream_options, include_usage: true } });
     // The common case: splice the field in before the closing brace instead of re-serialising the body.
     const close = raw.lastIndexOf(0x7d);
     return Buffer.concat([raw.subarray(0, close), INCLUDE_USAGE, raw.subarray(close)]);
