@@ -14,7 +14,8 @@ export function formatCostBreakdown(breakdown: CostBreakdown): string[] {
       ` for ${breakdown.seconds} s with \`--cpu-prof\`, split by request stage (bench/profile-stages.ts, through the bundle's source map) and` +
       ' turned into µs per request with that round\'s CPU per request. The profiler costs a few percent: the results table above comes from the' +
       ' unprofiled rounds. "Node HTTP server" is Node\'s own parsing, sockets and timers; the floor writes with `.pipe()` inside Node where the' +
-      ' gateway\'s "write answer" is its own code calling Node.',
+      ' gateway\'s "write answer" is its own code calling Node. CPU per request counts every thread of the process, V8\'s garbage-collector' +
+      ' helper threads included, which the profiler does not sample: their time is spread over the stages in proportion.',
     '',
     '| Stage | Floor (µs/request) | Gateway (µs/request) | Gateway - floor |',
     '| --- | ---: | ---: | ---: |',
