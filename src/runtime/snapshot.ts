@@ -6,6 +6,7 @@ import { getProtocolAdapter } from '../protocols/index.ts';
 import { createRedactor, type Redactor } from './redact.ts';
 import { createRouteMatcher } from './route-match.ts';
 import { createUnroutedStyle } from './unrouted-style.ts';
+import { getSignatureOrigin } from '../translate/reasoning-signature.ts';
 import { listSecrets, readKeyDigest, readTaskSecret } from './secrets.ts';
 import type { RuntimeKey, RuntimeVendor, Snapshot } from './types.ts';
 
@@ -48,6 +49,7 @@ function createVendor(vendor: VendorEntry, env: NodeJS.ProcessEnv, redactor: Red
     ...(signer ? { signer } : {}),
     origin: url.origin,
     basePath: url.pathname.replace(/\/+$/, ''),
+    signatureOrigin: getSignatureOrigin(vendor.protocol, vendor.name),
     dispatcher: kept ? previous.dispatcher : createDispatcher(vendor, url.origin),
     redactor,
     ...(vendor.caFile ? { caBytes: kept ? previous.caBytes : readCa(vendor.caFile) } : {}),

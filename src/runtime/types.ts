@@ -86,6 +86,8 @@ export interface RuntimeVendor {
   origin: string;
   /** Path prefix of the base URL (e.g. `/v1`), joined before each upstream path. */
   basePath: string;
+  /** Who made the reasoning signatures of this vendor's answers, as tokens carry it (`getSignatureOrigin`). */
+  signatureOrigin: string;
   /** Removes every secret of the snapshot from what this vendor says (absent: nothing to remove). */
   redactor?: Redactor;
   /** The bytes of `config.caFile` the pool was made with (a reload keeps the pool only while they are the same). */

@@ -60,29 +60,11 @@ export function readSignature(value: string): SignatureToken {
 /**
  * The target a signature belongs to, as tokens carry it: a digest of `<protocol>:<vendor name>` (16
  * base64url characters of its SHA-256), so that tokens do not show clients the gateway's vendor names.
+ * Made once per vendor when the runtime snapshot is built (`RuntimeVendor.signatureOrigin`), not per request.
  */
 export function getSignatureOrigin(protocol: string, vendor: string): string {
-  // Asked on every translated request: a SHA-256 each time was 1% of a translated stream's CPU, and a
-  // `<protocol>:<vendor>` key made and hashed each time a fraction of that (the config's strings keep their hash).
-  let byVendor = origins.get(protocol);
-  let origin = byVendor?.get(vendor);
-  if (origin === undefined) {
-    if (++originCount > MAX_ORIGINS) {
-      origins.clear();
-      originCount = 1;
-      byVendor = undefined;
-    }
-    origin = digestOrigin(`${protocol}:${vendor}`);
-    if (byVendor === undefined) origins.set(protocol, (byVendor = new Map()));
-    byVendor.set(vendor, origin);
-  }
-  return origin;
+  return digestOrigin(`${protocol}:${vendor}`);
 }
-
-/** Digests already made, by protocol then vendor name (as many as the config has vendors; bounded across reloads). */
-const origins = new Map<string, Map<string, string>>();
-let originCount = 0;
-const MAX_ORIGINS = 1024;
 
 function digestOrigin(target: string): string {
   return createHash('sha256').update(target).digest('base64url').slice(0, 16);

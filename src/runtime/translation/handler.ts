@@ -16,7 +16,7 @@ import { readVendorError } from '../vendor-error.ts';
 import { answerStream } from './stream-answer.ts';
 import { readAnswerJson } from './read-answer-json.ts';
 import { estimateRequestTokens } from './estimate-request-tokens.ts';
-import { getSignatureOrigin, stripForeignReasoning } from '../../translate/reasoning-signature.ts';
+import { stripForeignReasoning } from '../../translate/reasoning-signature.ts';
 
 /** State a client style keeps in the gateway (Responses): read before decoding, kept after answering. */
 export interface TranslationState {
@@ -40,7 +40,7 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
     const policy = createFieldPolicy(strict, client.fieldNames);
     const prepared = state ? await state.prepare(call) : undefined;
     const facts = getRequestFacts(getProtocolAdapter(call.vendor.config.protocol).requestFacts, call.vendor.config, call.model);
-    const origin = getSignatureOrigin(call.vendor.config.protocol, call.vendor.config.name);
+    const origin = call.vendor.signatureOrigin;
     const decoded = applyRanges(client.decodeRequest(prepared ? prepared.body : call.body, { policy, stream }), facts, policy, client.fieldNames);
     const request = stripForeignReasoning(decoded, origin, style === call.vendor.config.protocol);
     const wire = vendor.encodeRequest(request, {

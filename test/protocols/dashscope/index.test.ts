@@ -105,7 +105,7 @@ beforeEach(() => {
 });
 
 function createCall(deadlineMs = 10_000): OpCall {
-  const vendor: RuntimeVendor = { config: VENDOR, secret: 'sk-test', dispatcher: new Pool(origin), origin, basePath: '/api/v1' };
+  const vendor: RuntimeVendor = { config: VENDOR, secret: 'sk-test', dispatcher: new Pool(origin), origin, basePath: '/api/v1', signatureOrigin: 'dashscope-test' };
   const ctx = { deadline: Date.now() + deadlineMs, signal: new AbortController().signal, abortSource: new AbortController().signal, vendorCalls: 0 } as unknown as RequestContext;
   const model = { id: 'wanx2.1-t2i-turbo', images: { pollTimeoutMs: 10_000 } } as ModelEntry;
   return { ctx, body: {}, model, target: { vendor: 'dashscope', upstream: 'wanx2.1-t2i-turbo', weight: 1 }, vendor, callVendor: (request) => callVendor(ctx, vendor, request) };
