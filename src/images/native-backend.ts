@@ -1,6 +1,7 @@
 import { GatewayError } from '../errors.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
 import type { OpCall } from '../runtime/types.ts';
+import { readAnswerJson } from '../runtime/read-answer-json.ts';
 import { readErrorBody, toVendorError } from '../runtime/vendor-error.ts';
 import { isJsonObject, type JsonObject } from '../transforms/path.ts';
 import type { ImageBackend, ImageBatch, ImageDatum } from './types.ts';
@@ -38,12 +39,7 @@ export const nativeImageBackend: ImageBackend = {
       const { json } = await readErrorBody(response);
       throw toVendorError(call.vendor, response.status, json);
     }
-    let json: unknown;
-    try {
-      json = await response.body.json();
-    } catch {
-      throw new GatewayError(502, 'upstream_invalid_response', `Vendor "${call.vendor.config.name}" answered with a body that is not JSON.`);
-    }
+    const json = await readAnswerJson(call.vendor, response);
     const batch: ImageBatch = readImagesResponse(json, call.vendor.config.name);
     if (batch.rawUsage !== undefined) batch.usage = getProtocolAdapter(call.vendor.config.protocol).readUsage(json);
     return batch;

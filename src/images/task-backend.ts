@@ -1,5 +1,6 @@
 import { GatewayError } from '../errors.ts';
-import type { OpCall, VendorResponse } from '../runtime/types.ts';
+import type { OpCall } from '../runtime/types.ts';
+import { readAnswerJson } from '../runtime/read-answer-json.ts';
 import { readErrorBody, redactVendorGatewayError, toVendorError } from '../runtime/vendor-error.ts';
 import type { JsonObject } from '../transforms/path.ts';
 import { pollWithBackoff } from './poll.ts';
@@ -8,18 +9,10 @@ import type { ImageBackend, ImageBatch, ImageDatum, ImageTaskProtocol, ImageTask
 /** Consecutive failed lookups (429, 5xx) tolerated before the request fails. */
 export const MAX_LOOKUP_FAILURES = 3;
 
-async function readJson(call: OpCall, response: VendorResponse): Promise<unknown> {
-  try {
-    return await response.body.json();
-  } catch {
-    throw new GatewayError(502, 'upstream_invalid_response', `Vendor "${call.vendor.config.name}" answered with a body that is not JSON.`);
-  }
-}
-
 async function createTask(call: OpCall, tasks: ImageTaskProtocol, body: JsonObject): Promise<string> {
   const response = await call.callVendor(tasks.createRequest(body));
   if (response.status >= 400) throw toVendorError(call.vendor, response.status, (await readErrorBody(response)).json);
-  const taskId = tasks.readTaskId(await readJson(call, response));
+  const taskId = tasks.readTaskId(await readAnswerJson(call.vendor, response));
   if (!taskId) throw new GatewayError(502, 'upstream_invalid_response', `Vendor "${call.vendor.config.name}" created no image task.`);
   return taskId;
 }
@@ -34,7 +27,7 @@ async function lookUpTask(call: OpCall, tasks: ImageTaskProtocol, taskId: string
     throw toVendorError(call.vendor, response.status, json);
   }
   failures.count = 0;
-  const json = await readJson(call, response);
+  const json = await readAnswerJson(call.vendor, response);
   let state: ImageTaskState;
   try {
     state = tasks.readTask(json, call.vendor.config, taskId);

@@ -8,7 +8,7 @@
 import { GatewayError } from '../../errors.ts';
 import { sendJson } from '../respond.ts';
 import type { OpCall, OpHandler } from '../types.ts';
-import { readAnswerJson } from './read-answer-json.ts';
+import { readAnswerJson } from '../read-answer-json.ts';
 import { readVendorError } from '../vendor-error.ts';
 import type { CanonicalRequest } from '../../translate/canonical.ts';
 import { countRequestTokens } from './estimate-request-tokens.ts';
@@ -33,7 +33,7 @@ export function createCountTokensHandler(client: ClientCounter, counter: VendorC
       method: 'POST', path: count.path, body: JSON.stringify(count.body), headers: { 'content-type': 'application/json', accept: 'application/json' },
     });
     if (response.status < 200 || response.status >= 300) throw await readVendorError(call.vendor, response);
-    const answer = await readAnswerJson(response);
+    const answer = await readAnswerJson(call.vendor, response);
     const tokens = counter.readCount(answer);
     if (tokens === undefined) throw new GatewayError(502, 'upstream_invalid_response', 'The vendor answered without a token count.');
     ctx.usage.inputTokens = 0;

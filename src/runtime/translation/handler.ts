@@ -5,7 +5,7 @@
 import type { Style } from '../../config/types.ts';
 import { getProtocolAdapter } from '../../protocols/index.ts';
 import { sendJson } from '../respond.ts';
-import type { OpCall, OpHandler, RequestContext, VendorResponse } from '../types.ts';
+import type { OpCall, OpHandler, RequestContext } from '../types.ts';
 import type { CanonicalRequest, CanonicalUsage } from '../../translate/canonical.ts';
 import type { ClientAdapter, ResponseMeta, VendorAdapter } from '../../translate/adapter.ts';
 import { formatDroppedFields } from '../../translate/dropped-fields-header.ts';
@@ -14,7 +14,7 @@ import { createIdSuffix } from '../../translate/helpers.ts';
 import { readTokenCount } from '../json-usage.ts';
 import { readVendorError } from '../vendor-error.ts';
 import { answerStream } from './stream-answer.ts';
-import { readAnswerJson } from './read-answer-json.ts';
+import { readAnswerJson } from '../read-answer-json.ts';
 import { estimateRequestTokens } from './estimate-request-tokens.ts';
 import { stripForeignReasoning } from '../../translate/reasoning-signature.ts';
 
@@ -62,7 +62,7 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
     const makeMeta = prepared
       ? (id: string | undefined) => ({ ...createMeta(id, model, origin), ...prepared.meta })
       : (id: string | undefined) => createMeta(id, model, origin);
-    if (!request.stream) return answerWhole(ctx, client, vendor, request, response, headers, makeMeta, prepared?.keep);
+    if (!request.stream) return answerWhole(ctx, client, vendor, request, await readAnswerJson(call.vendor, response), headers, makeMeta, prepared?.keep);
     const estimateInputTokens = () => estimateRequestTokens(request);
     return answerStream({
       ctx, style, client, vendor, request, response, model, headers, runtimeVendor: call.vendor,
@@ -100,12 +100,12 @@ function createMeta(id: string | undefined, model: string, origin: string): Resp
   return { id: id || createIdSuffix(), model, created: Math.floor(Date.now() / 1000), origin };
 }
 
+/** Sends a whole (not streamed) answer, `body` being the vendor's JSON, re-encoded in the client's style. */
 async function answerWhole(
   ctx: RequestContext, client: ClientAdapter, vendor: VendorAdapter, request: CanonicalRequest,
-  response: VendorResponse, headers: Record<string, string>, makeMeta: (id: string | undefined) => ResponseMeta,
+  body: unknown, headers: Record<string, string>, makeMeta: (id: string | undefined) => ResponseMeta,
   keep?: PreparedState['keep'],
 ): Promise<void> {
-  const body = await readAnswerJson(response);
   const answer = vendor.decodeResponse(body);
   recordUsage(ctx, answer.usage);
   ctx.finishReasons = [answer.finishReason];
