@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { compileConfigText } from '../../src/config/index.ts';
 
-const CONFIG = `vendors:
+/** A config of one OpenAI vendor, one chat route and the model gpt-4o, `model` being its YAML lines. */
+const defineConfig = (model: string) => `vendors:
   openai: { protocol: openai, base_url: https://api.openai.com/v1, auth: { bearer: env:OPENAI_API_KEY } }
 models:
   gpt-4o:
-    targets: [{ vendor: openai }, { vendor: openai, upstream: gpt-4o-2024-08-06, weight: 2 }]
-    fallback: [{ vendor: openai }]
-routes:
+${model}routes:
   - { method: POST, path: /v1/chat/completions, style: openai, op: chat, model: body.model, schema: chat-completions }
 `;
+
+const CONFIG = defineConfig(`    targets: [{ vendor: openai }, { vendor: openai, upstream: gpt-4o-2024-08-06, weight: 2 }]
+    fallback: [{ vendor: openai }]
+`);
 
 describe('a target naming only its vendor', () => {
   it("asks the vendor for the model's own id (as a model with vendor: does), not for no model", async () => {
@@ -23,14 +26,8 @@ describe('a target naming only its vendor', () => {
   });
 });
 
-const WITH_MODEL = `vendors:
-  openai: { protocol: openai, base_url: https://api.openai.com/v1, auth: { bearer: env:OPENAI_API_KEY } }
-models:
-  gpt-4o:
-    targets: [{ vendor: openai, model: gpt-4o-mini }, { vendor: openai, model: ignored, upstream: gpt-4o-2024-08-06 }]
-routes:
-  - { method: POST, path: /v1/chat/completions, style: openai, op: chat, model: body.model, schema: chat-completions }
-`;
+const WITH_MODEL = defineConfig(`    targets: [{ vendor: openai, model: gpt-4o-mini }, { vendor: openai, model: ignored, upstream: gpt-4o-2024-08-06 }]
+`);
 
 describe('a target naming its vendor and a model', () => {
   it("sends that model as the vendor's name of it, and upstream wins when both are given (as the schema says)", async () => {
