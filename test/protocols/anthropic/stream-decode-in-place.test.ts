@@ -38,4 +38,28 @@ describe('messages stream decoder, in-place reads', () => {
     expect(decode('{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"t"}}', 'content_block_delta')).toEqual([{ type: 'reasoning', text: 't' }]);
     expect(() => decode('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"b"}}', 'content_block_delta')).toThrow();
   });
+
+  test('block 0 (read with one comparison) and other blocks decode alike, and a brace short of the end is parsed', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), fc.constantFrom(0, 1, 9, 10, 100), (text, index) => {
+      const data = JSON.stringify({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
+      const parsed = text ? [{ type: 'text', text }] : [];
+      expect(decode(data, 'content_block_delta')).toEqual(parsed);
+      expect(() => decode(data.slice(0, -1), 'content_block_delta')).toThrow();
+      const start = JSON.stringify({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+      expect(decode(start, 'content_block_start')).toEqual([]);
+      expect(decode(start)).toEqual(decode(spaced(start), 'content_block_start'));
+    }));
+    expect(decode('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}} ', 'content_block_delta')).toEqual([{ type: 'text', text: 'a' }]);
+    expect(() => decode('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"}}', 'content_block_delta')).toThrow();
+  });
+
+  test('a tool call after text blocks keeps its own index (the tool index table is made at the first block start)', () => {
+    const decoder = createAnthropicStreamDecoder();
+    const events = [
+      '{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{}"}}',
+      '{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t1","name":"f","input":{}}}',
+      '{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\\"a\\":1}"}}',
+    ].map((data) => [...decoder.decode({ data })]);
+    expect(events).toEqual([[], [{ type: 'tool_call_start', index: 0, id: 't1', name: 'f' }], [{ type: 'tool_call_delta', index: 0, arguments: '{"a":1}' }]]);
+  });
 });

@@ -13,7 +13,8 @@ import { decodeAnthropicError, readAnthropicStop, readAnthropicUsage } from './r
  * then `signature_delta`), `redacted_thinking` blocks one redacted event.
  */
 export function createAnthropicStreamDecoder(): StreamDecoder {
-  const toolIndexes = new Map<number, number>();
+  // Made at the first tool call (most answers have none; a Map and its table per stream showed in the allocation profile).
+  let toolIndexes: Map<number, number> | undefined;
   // A plain property, not a getter: a decoder is made per stream, and an accessor literal costs more.
   const decoder = {
     done: false,
@@ -43,7 +44,7 @@ export function createAnthropicStreamDecoder(): StreamDecoder {
           ];
         }
         case 'content_block_start':
-          return readBlockStart(data, toolIndexes);
+          return readBlockStart(data, (toolIndexes ??= new Map()));
         case 'content_block_delta':
           return readBlockDelta(data, toolIndexes);
         case 'message_delta': {
@@ -71,9 +72,12 @@ export function createAnthropicStreamDecoder(): StreamDecoder {
 
 const TEXT_START_HEAD = '{"type":"content_block_start","index":';
 const TEXT_START_TAIL = ',"content_block":{"type":"text","text":""}}';
+/** The start of the first block (index 0) as an empty text block: compared whole. */
+const FIRST_TEXT_START = `${TEXT_START_HEAD}0${TEXT_START_TAIL}`;
 
 /** Whether `data` is exactly the start of a text block with no text yet (how the API starts one). */
 function isEmptyTextStart(data: string): boolean {
+  if (data === FIRST_TEXT_START) return true;
   if (!hasTextAt(data, TEXT_START_HEAD, 0)) return false;
   const at = skipDigits(data, TEXT_START_HEAD.length);
   return at > TEXT_START_HEAD.length && data.length === at + TEXT_START_TAIL.length && hasTextAt(data, TEXT_START_TAIL, at);
@@ -81,20 +85,28 @@ function isEmptyTextStart(data: string): boolean {
 
 const TEXT_DELTA_HEAD = '{"type":"content_block_delta","index":';
 const TEXT_DELTA_FIELD = ',"delta":{"type":"text_delta","text":';
-const CLOSE = '}}';
+/** The head of a text delta of block 0 (most text deltas): one comparison instead of two and a digit scan. */
+const FIRST_TEXT_DELTA_HEAD = `${TEXT_DELTA_HEAD}0${TEXT_DELTA_FIELD}`;
+const BRACE_CLOSE = 0x7d;
 
 /**
  * The text of a `text_delta` event written the way the API writes it (most events of a stream), read
  * without parsing the whole event: only its string literal is decoded. Anything else (other key order,
- * extra fields, spaces) gives undefined and goes through the full parse.
+ * extra fields, spaces) gives undefined and goes through the full parse. (Each comparison of a slice
+ * makes a string: the block 0 head is compared in one, the closing braces by character.)
  */
 function readTextDelta(data: string): string | undefined {
-  if (!hasTextAt(data, TEXT_DELTA_HEAD, 0)) return undefined;
-  const field = skipDigits(data, TEXT_DELTA_HEAD.length);
-  if (field === TEXT_DELTA_HEAD.length || !hasTextAt(data, TEXT_DELTA_FIELD, field)) return undefined;
-  const end = data.length - CLOSE.length;
-  if (!hasTextAt(data, CLOSE, end)) return undefined;
-  return readJsonString(data, field + TEXT_DELTA_FIELD.length, end);
+  let text: number;
+  if (hasTextAt(data, FIRST_TEXT_DELTA_HEAD, 0)) text = FIRST_TEXT_DELTA_HEAD.length;
+  else {
+    if (!hasTextAt(data, TEXT_DELTA_HEAD, 0)) return undefined;
+    const field = skipDigits(data, TEXT_DELTA_HEAD.length);
+    if (field === TEXT_DELTA_HEAD.length || !hasTextAt(data, TEXT_DELTA_FIELD, field)) return undefined;
+    text = field + TEXT_DELTA_FIELD.length;
+  }
+  const end = data.length - 2;
+  if (end < text || data.charCodeAt(end) !== BRACE_CLOSE || data.charCodeAt(end + 1) !== BRACE_CLOSE) return undefined;
+  return readJsonString(data, text, end);
 }
 
 function readBlockStart(data: Record<string, any>, toolIndexes: Map<number, number>): StreamEvent[] {
@@ -112,13 +124,13 @@ function readBlockStart(data: Record<string, any>, toolIndexes: Map<number, numb
   return out;
 }
 
-function readBlockDelta(data: Record<string, any>, toolIndexes: Map<number, number>): StreamEvent[] {
+function readBlockDelta(data: Record<string, any>, toolIndexes?: Map<number, number>): StreamEvent[] {
   const delta = isRecord(data.delta) ? data.delta : {};
   if (delta.type === 'text_delta' && typeof delta.text === 'string' && delta.text) return [{ type: 'text', text: delta.text }];
   if (delta.type === 'thinking_delta' && typeof delta.thinking === 'string' && delta.thinking) return [{ type: 'reasoning', text: delta.thinking }];
   if (delta.type === 'signature_delta' && typeof delta.signature === 'string' && delta.signature) return [{ type: 'reasoning_signature', signature: delta.signature }];
   if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string' && delta.partial_json) {
-    const index = toolIndexes.get(Number(data.index));
+    const index = toolIndexes?.get(Number(data.index));
     if (index !== undefined) return [{ type: 'tool_call_delta', index, arguments: delta.partial_json }];
   }
   return [];
