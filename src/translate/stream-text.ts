@@ -51,13 +51,21 @@ export function readJsonString(text: string, start: number, end: number): string
 }
 
 /**
- * `JSON.stringify(text)`, without its call for the usual stream text (printable characters, no quote, no
- * backslash, no surrogate): such text is quoted as it is. Anything else goes through JSON.stringify.
+ * Whether JSON.stringify writes `text` as it is between two quotes: printable characters, no quote, no
+ * backslash, no surrogate (the usual stream text).
  */
-export function writeJsonString(text: string): string {
+export function isPlainText(text: string): boolean {
   for (let at = 0; at < text.length; at++) {
     const code = text.charCodeAt(at);
-    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return JSON.stringify(text);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return false;
   }
-  return `"${text}"`;
+  return true;
+}
+
+/**
+ * `JSON.stringify(text)`, without its call for plain text (isPlainText): such text is quoted as it is.
+ * Anything else goes through JSON.stringify.
+ */
+export function writeJsonString(text: string): string {
+  return isPlainText(text) ? `"${text}"` : JSON.stringify(text);
 }

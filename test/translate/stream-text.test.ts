@@ -1,7 +1,7 @@
 /** Reading a stream event's text in place: the same text a full JSON parse gives, or "no" (never a wrong text). */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { hasTextAt, readJsonString, skipDigits, writeJsonString } from '../../src/translate/stream-text.ts';
+import { hasTextAt, isPlainText, readJsonString, skipDigits, writeJsonString } from '../../src/translate/stream-text.ts';
 
 /** What JSON.parse makes of the span, when it is one string literal. */
 function parseSpan(text: string, start: number, end: number): string | undefined {
@@ -73,5 +73,15 @@ describe('stream text reading', () => {
     fc.assert(fc.property(fc.string({ unit: fc.constantFrom('a', ' ', '"', '\\', '\n', '\u001f', '\ud83d', '\udc4b', '€') }), (text) => {
       expect(writeJsonString(text)).toBe(JSON.stringify(text));
     }));
+  });
+
+  test('plain text is text JSON.stringify writes unchanged between two quotes: all of it but surrogate pairs (left to JSON.stringify)', () => {
+    const check = (text: string) => {
+      const unchanged = JSON.stringify(text) === `"${text}"`;
+      expect(isPlainText(text)).toBe(unchanged && !/[\ud800-\udfff]/.test(text));
+    };
+    for (const text of ['', 'plain', 'a"b', 'a\\b', 'line\n', '\u007f', 'é👋', '\ud800', '\u2028']) check(text);
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), check));
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom('a', '"', '\\', '\n', '\ud83d', '\udc4b') }), check));
   });
 });

@@ -8,7 +8,7 @@ import { isRecord, parseStreamEvent, withIdPrefix } from '../../../translate/hel
 import { decodeOpenAIError, readOpenAIFinish, readOpenAIUsage, readReasoningText, readVendorCallSignature, writeOpenAIFinish, writeOpenAIUsage } from './response.ts';
 import { writeCallExtra, writeClientCallExtra, writeThinkingBlock } from './reasoning.ts';
 import { readTextChunk, readTextChunkHead } from './read-text-chunk.ts';
-import { NO_EVENTS, writeJsonString } from '../../../translate/stream-text.ts';
+import { isPlainText, NO_EVENTS, writeJsonString } from '../../../translate/stream-text.ts';
 import { writeTextSignature } from '../../../translate/reasoning-parts.ts';
 
 /**
@@ -77,6 +77,10 @@ function readChoice(choice: Record<string, any>, toolIndexes: Map<number, number
 
 /** The first chunk's delta, as JSON.stringify writes `{ role: 'assistant', content: '' }`. */
 const ROLE_DELTA = '{"role":"assistant","content":""}';
+/** What follows a chunk's delta when it has no finish reason. */
+const OPEN_END = ',"logprobs":null,"finish_reason":null}]}\n\n';
+/** A plain text chunk's delta from its content's closing quote on. */
+const TEXT_END = `"}${OPEN_END}`;
 
 /**
  * Encodes a chat-completions stream for the client: a role chunk, content and `tool_calls[index]`
@@ -87,71 +91,105 @@ const ROLE_DELTA = '{"role":"assistant","content":""}';
  * a text's in a delta of its own (`extra_content`, as Google's compatible mode sends it).
  */
 export function createOpenAIChatStreamEncoder(meta: ResponseMeta, request: CanonicalRequest): StreamEncoder {
-  const id = withIdPrefix('chatcmpl-', meta.id);
-  let started = false;
-  let finished = false;
-  let usage: CanonicalUsage = {};
-  // Every chunk shares its envelope: serialised once, byte for byte what JSON.stringify gives for
-  // { id, object, created, model, choices: [{ index, delta, logprobs, finish_reason }] }.
-  const head = `data: {"id":${writeJsonString(id)},"object":"chat.completion.chunk","created":${meta.created},"model":${writeJsonString(meta.model)},"choices":[{"index":0,"delta":`;
-  // `delta`: the delta's JSON (the fixed ones written as constants, the others by JSON.stringify).
-  const chunk = (delta: string, finishReason: string | null = null): string =>
-    `${head}${delta},"logprobs":null,"finish_reason":${finishReason === null ? 'null' : writeJsonString(finishReason)}}]}\n\n`;
-  // The most frequent chunk, { content } as JSON.stringify writes it.
-  const textChunk = (text: string): string => `${head}{"content":${writeJsonString(text)}},"logprobs":null,"finish_reason":null}]}\n\n`;
-  const blocks: Array<Record<string, unknown>> = [];
-  let thinking = '';
-  const addBlock = (part: ReasoningPart): string => {
-    const block = writeThinkingBlock({ ...part, text: thinking }, meta.origin);
-    thinking = '';
+  return new ChatStreamEncoder(meta, request);
+}
+
+/**
+ * The encoder of one stream: a class, not closures over a literal (six functions and their context per
+ * stream showed in the allocation profile of a translated stream).
+ */
+class ChatStreamEncoder implements StreamEncoder {
+  private readonly id: string;
+  /**
+   * Every chunk's envelope up to its delta, serialised once: byte for byte what JSON.stringify gives for
+   * { id, object, created, model, choices: [{ index, delta, logprobs, finish_reason }] }. Joined, not
+   * concatenated: one flat string that each chunk refers to, not a tree of pieces walked at every write.
+   */
+  private readonly head: string;
+  /** The head of a plain text chunk, up to its content's opening quote. */
+  private readonly textHead: string;
+  private started = false;
+  private finished = false;
+  private usage: CanonicalUsage = {};
+  private blocks: Array<Record<string, unknown>> | undefined;
+  private thinking = '';
+
+  constructor(
+    private readonly meta: ResponseMeta,
+    private readonly request: CanonicalRequest,
+  ) {
+    this.id = withIdPrefix('chatcmpl-', meta.id);
+    this.head = ['data: {"id":', writeJsonString(this.id), ',"object":"chat.completion.chunk","created":', meta.created, ',"model":', writeJsonString(meta.model), ',"choices":[{"index":0,"delta":'].join('');
+    this.textHead = [this.head, '{"content":"'].join('');
+  }
+
+  /** A chunk whose delta is `delta` (JSON). */
+  private chunk(delta: string, finishReason: string | null = null): string {
+    if (finishReason === null) return this.head + delta + OPEN_END;
+    return `${this.head}${delta},"logprobs":null,"finish_reason":${writeJsonString(finishReason)}}]}\n\n`;
+  }
+
+  /** The most frequent chunk, { content } as JSON.stringify writes it (plain text between constant pieces). */
+  private textChunk(text: string): string {
+    if (isPlainText(text)) return this.textHead + text + TEXT_END;
+    return `${this.head}{"content":${JSON.stringify(text)}}${OPEN_END}`;
+  }
+
+  private addBlock(part: ReasoningPart): string {
+    const block = writeThinkingBlock({ ...part, text: this.thinking }, this.meta.origin);
+    this.thinking = '';
+    const blocks = (this.blocks ??= []);
     if (block) blocks.push(block);
-    return start() + chunk(JSON.stringify({ thinking_blocks: blocks }));
-  };
-  const start = (): string => {
-    if (started) return '';
-    started = true;
-    return chunk(ROLE_DELTA);
-  };
-  return {
-    encode(event) {
-      switch (event.type) {
-        case 'start':
-          return start();
-        case 'text':
-          return start() + textChunk(event.text);
-        case 'text_signature':
-          return start() + chunk(JSON.stringify(writeCallExtra(writeTextSignature(event.signature, event.origin ?? meta.origin))));
-        case 'reasoning':
-          thinking += event.text;
-          return start() + chunk(`{"reasoning_content":${writeJsonString(event.text)}}`);
-        case 'reasoning_signature':
-          return addBlock({ type: 'reasoning', text: '', signature: event.signature, ...(event.origin ? { origin: event.origin } : {}) });
-        case 'reasoning_redacted':
-          return addBlock({ type: 'reasoning', text: '', redacted: event.data, ...(event.origin ? { origin: event.origin } : {}) });
-        case 'tool_call_start': {
-          const call = { index: event.index, id: event.id, type: 'function', function: { name: event.name, arguments: '' }, ...writeClientCallExtra(event, meta.origin) };
-          return start() + chunk(JSON.stringify({ tool_calls: [call] }));
-        }
-        case 'tool_call_delta':
-          return start() + chunk(JSON.stringify({ tool_calls: [{ index: event.index, function: { arguments: event.arguments } }] }));
-        case 'finish':
-          if (finished) return '';
-          finished = true;
-          return start() + chunk('{}', writeOpenAIFinish(event.reason));
-        case 'usage':
-          usage = mergeUsage(usage, event.usage);
-          return '';
-        default:
-          return '';
+    return this.start() + this.chunk(JSON.stringify({ thinking_blocks: blocks }));
+  }
+
+  private start(): string {
+    if (this.started) return '';
+    this.started = true;
+    return this.chunk(ROLE_DELTA);
+  }
+
+  encode(event: StreamEvent): string {
+    const { meta } = this;
+    switch (event.type) {
+      case 'start':
+        return this.start();
+      case 'text':
+        return this.start() + this.textChunk(event.text);
+      case 'text_signature':
+        return this.start() + this.chunk(JSON.stringify(writeCallExtra(writeTextSignature(event.signature, event.origin ?? meta.origin))));
+      case 'reasoning':
+        this.thinking += event.text;
+        return this.start() + this.chunk(`{"reasoning_content":${writeJsonString(event.text)}}`);
+      case 'reasoning_signature':
+        return this.addBlock({ type: 'reasoning', text: '', signature: event.signature, ...(event.origin ? { origin: event.origin } : {}) });
+      case 'reasoning_redacted':
+        return this.addBlock({ type: 'reasoning', text: '', redacted: event.data, ...(event.origin ? { origin: event.origin } : {}) });
+      case 'tool_call_start': {
+        const call = { index: event.index, id: event.id, type: 'function', function: { name: event.name, arguments: '' }, ...writeClientCallExtra(event, meta.origin) };
+        return this.start() + this.chunk(JSON.stringify({ tool_calls: [call] }));
       }
-    },
-    end() {
-      let text = start();
-      if (!finished) text += chunk('{}', 'stop');
-      if (request.includeUsage) {
-        text += formatSseJson({ id, object: 'chat.completion.chunk', created: meta.created, model: meta.model, choices: [], usage: writeOpenAIUsage(usage) });
-      }
-      return text + formatSseEvent('[DONE]');
-    },
-  };
+      case 'tool_call_delta':
+        return this.start() + this.chunk(JSON.stringify({ tool_calls: [{ index: event.index, function: { arguments: event.arguments } }] }));
+      case 'finish':
+        if (this.finished) return '';
+        this.finished = true;
+        return this.start() + this.chunk('{}', writeOpenAIFinish(event.reason));
+      case 'usage':
+        this.usage = mergeUsage(this.usage, event.usage);
+        return '';
+      default:
+        return '';
+    }
+  }
+
+  end(): string {
+    const { id, meta } = this;
+    let text = this.start();
+    if (!this.finished) text += this.chunk('{}', 'stop');
+    if (this.request.includeUsage) {
+      text += formatSseJson({ id, object: 'chat.completion.chunk', created: meta.created, model: meta.model, choices: [], usage: writeOpenAIUsage(this.usage) });
+    }
+    return text + formatSseEvent('[DONE]');
+  }
 }
