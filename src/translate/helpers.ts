@@ -105,18 +105,38 @@ export function joinTurns<Block>(
   isToolResult: (block: Block) => boolean,
 ): Array<{ role: string; content: Block[] }> {
   const out: Array<{ role: string; content: Block[] }> = [];
-  for (const message of messages) {
+  for (let at = 0; at < messages.length; at++) {
+    const message = messages[at];
     const blocks = writeBlocks(message.content);
     if (blocks.length === 0) continue;
     const last = out[out.length - 1];
     if (last && last.role === message.role) last.content.push(...blocks);
     else out.push({ role: message.role, content: blocks });
   }
-  const rank = (block: Block) => (isToolResult(block) ? 0 : 1);
-  for (const turn of out) {
-    if (turn.role === 'user') turn.content.sort((a, b) => rank(a) - rank(b));
+  for (let at = 0; at < out.length; at++) {
+    if (out[at].role === 'user') putToolResultsFirst(out[at].content, isToolResult);
   }
   return out;
+}
+
+/**
+ * Moves the blocks `isToolResult` names to the front of `blocks`, each group in its order (what a stable
+ * sort by that rank gives), in place; a turn with no tool result after another block is left as it is
+ * (no sort: Array#sort makes a work copy even of a list of one).
+ */
+function putToolResultsFirst<Block>(blocks: Block[], isToolResult: (block: Block) => boolean): void {
+  let firstOther = -1;
+  let misplaced = false;
+  for (let at = 0; at < blocks.length; at++) {
+    if (!isToolResult(blocks[at])) {
+      if (firstOther === -1) firstOther = at;
+    } else if (firstOther !== -1) misplaced = true;
+  }
+  if (!misplaced) return;
+  const others = blocks.slice(firstOther).filter((block) => !isToolResult(block));
+  let to = firstOther;
+  for (let at = firstOther; at < blocks.length; at++) if (isToolResult(blocks[at])) blocks[to++] = blocks[at];
+  for (const block of others) blocks[to++] = block;
 }
 
 /** Throws the 400 of a request body that is not the JSON object a chat request must be. */

@@ -60,7 +60,9 @@ const CANONICAL: Readonly<Record<string, string>> = { stop: 'stopSequences', max
  * the client style has its own name for it (`names`, canonical -> client path), else as the vendor's.
  */
 export function dropUnsupportedFields(body: Record<string, unknown>, facts: RequestFacts, policy: FieldPolicy, names: Readonly<Record<string, string>>): void {
-  for (const field of facts.unsupportedFields ?? []) {
+  const fields = facts.unsupportedFields;
+  if (fields === undefined) return;
+  for (const field of fields) {
     if (body[field] === undefined) continue;
     const canonical = CANONICAL[field] ?? field.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
     policy.drop(names[canonical] ? canonical : field, 'the vendor of this model does not accept it');
