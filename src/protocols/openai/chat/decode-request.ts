@@ -55,27 +55,35 @@ interface SystemMarks {
   last?: Record<string, unknown>;
 }
 
+/**
+ * The conversation's messages (system and developer text into `system`). A field's path (for a 400 or a
+ * list of parts) is written only when one is needed: a message of plain strings makes none.
+ */
 function readMessages(list: unknown[], system: string[], policy: FieldPolicy, marks: SystemMarks): CanonicalMessage[] {
   const messages: CanonicalMessage[] = [];
-  list.forEach((item, i) => {
-    const where = `messages[${i}]`;
-    const message = readObject(item, where);
-    switch (readRole(message.role, `${where}.role`, ROLES)) {
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    const message = isRecord(item) ? item : readObject(item, `messages[${i}]`);
+    const role = message.role;
+    switch (typeof role === 'string' && (ROLES as readonly string[]).includes(role) ? role : readRole(role, `messages[${i}].role`, ROLES)) {
       case 'system':
       case 'developer': {
-        const content = readContentField(message.content, `${where}.content`)!;
+        const content = readMessageContent(message.content, i);
         system.push(readText(content));
-        const mark = readLastMark(content, `${where}.content`);
+        const mark = typeof content === 'string' ? undefined : readLastMark(content, `messages[${i}].content`);
         if (mark) marks.last = mark;
-        return;
+        break;
       }
-      case 'user':
-        messages.push({ role: 'user', content: readUserParts(readContentField(message.content, `${where}.content`)!, where, policy) });
-        return;
+      case 'user': {
+        const content = readMessageContent(message.content, i);
+        messages.push({ role: 'user', content: typeof content === 'string' ? [{ type: 'text', text: content }] : readUserParts(content, `messages[${i}]`, policy) });
+        break;
+      }
       case 'assistant':
-        messages.push({ role: 'assistant', content: readAssistantParts(message, where, policy) });
-        return;
+        messages.push({ role: 'assistant', content: readAssistantParts(message, `messages[${i}]`, policy) });
+        break;
       case 'tool': {
+        const where = `messages[${i}]`;
         const content = readContentField(message.content, `${where}.content`)!;
         const mark = readLastMark(content, `${where}.content`);
         messages.push({
@@ -87,13 +95,18 @@ function readMessages(list: unknown[], system: string[], policy: FieldPolicy, ma
             ...(mark ? { cacheControl: mark } : {}),
           }],
         });
-        return;
+        break;
       }
       default:
-        policy.drop(where, "the role 'function' has no equivalent");
+        policy.drop(`messages[${i}]`, "the role 'function' has no equivalent");
     }
-  });
+  }
   return messages;
+}
+
+/** A message's content: a string, a list of parts, else a 400 naming `messages[i].content`. */
+function readMessageContent(value: unknown, i: number): string | unknown[] {
+  return typeof value === 'string' ? value : readContentField(value, `messages[${i}].content`)!;
 }
 
 /** Text of a string or of a list of text parts, joined. */
