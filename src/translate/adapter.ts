@@ -66,6 +66,10 @@ export interface ResponseMeta {
 
 /** Turns a vendor's SSE events into canonical stream events (one instance per stream). */
 export interface StreamDecoder {
+  /**
+   * The canonical events of one SSE event. The list is read before the next call: a decoder may hand
+   * back the same list object each time (its events are new objects every time).
+   */
   decode(event: SseEvent): readonly StreamEvent[];
   /** True once the vendor signalled a complete answer (a stream that ends before this was cut). */
   readonly done: boolean;

@@ -16,6 +16,8 @@ export function createAnthropicStreamDecoder(): StreamDecoder {
   // Made at the first tool call (most answers have none; a Map and its table per stream showed in the allocation profile).
   let toolIndexes: Map<number, number> | undefined;
   // A plain property, not a getter: a decoder is made per stream, and an accessor literal costs more.
+  // The list a text delta's event is handed back in: one per stream, not one per delta (StreamDecoder.decode).
+  const textEvents: StreamEvent[] = [];
   const decoder = {
     done: false,
     decode(event: SseEvent): readonly StreamEvent[] {
@@ -25,7 +27,11 @@ export function createAnthropicStreamDecoder(): StreamDecoder {
       const name = event.event;
       if (name === 'content_block_delta' || name === undefined) {
         const text = readTextDelta(event.data);
-        if (text !== undefined) return text ? [{ type: 'text', text }] : NO_EVENTS;
+        if (text !== undefined) {
+          if (!text) return NO_EVENTS;
+          textEvents[0] = { type: 'text', text };
+          return textEvents;
+        }
       }
       if (name === 'ping' || name === 'content_block_stop') return NO_EVENTS;
       if (name === 'message_stop') {
