@@ -77,9 +77,6 @@ export function createTranslationHandler(style: Style, client: ClientAdapter, ve
   };
 }
 
-/** The usage counts copied as they are (a constant: an array literal in the loop is made at each call). */
-const DETAIL_COUNTS = ['cachedInputTokens', 'cacheCreationInputTokens', 'reasoningTokens'] as const;
-
 /** Copies canonical usage into the request's usage (read by the core's usage event): well-formed counts only. */
 function recordUsage(ctx: RequestContext, usage: CanonicalUsage): void {
   const target = ctx.usage;
@@ -89,10 +86,13 @@ function recordUsage(ctx: RequestContext, usage: CanonicalUsage): void {
   if (output !== undefined) target.outputTokens = output;
   const total = readTokenCount(usage.totalTokens);
   if (total !== undefined || input !== undefined || output !== undefined) target.totalTokens = readTokenCount(total ?? (input ?? 0) + (output ?? 0));
-  for (const name of DETAIL_COUNTS) {
-    const count = readTokenCount(usage[name]);
-    if (count !== undefined) target[name] = count;
-  }
+  // The detail counts copied as they are, each by name (a loop over their names stored by a computed key).
+  const cached = readTokenCount(usage.cachedInputTokens);
+  if (cached !== undefined) target.cachedInputTokens = cached;
+  const created = readTokenCount(usage.cacheCreationInputTokens);
+  if (created !== undefined) target.cacheCreationInputTokens = created;
+  const reasoning = readTokenCount(usage.reasoningTokens);
+  if (reasoning !== undefined) target.reasoningTokens = reasoning;
 }
 
 /** The answer's identity; one literal (not spread copies of one): it is made on every request. */
