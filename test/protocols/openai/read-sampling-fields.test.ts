@@ -53,4 +53,20 @@ describe('readSamplingFields: the one reader of the OpenAI sampling fields', () 
       }),
     );
   });
+
+  it('reads every field by name as the loop over the field list reads them: the same object, key order and 400s', () => {
+    const value = fc.oneof(fc.double(), fc.integer(), fc.constant(null), fc.constant(undefined), fc.string(), fc.boolean());
+    const sampling = fc.record({ temperature: value, top_p: value, presence_penalty: value, frequency_penalty: value, seed: value }, { requiredKeys: [] });
+    const read = (body: Record<string, unknown>, fields: typeof ALL_SAMPLING_FIELDS) => {
+      try {
+        const out = readSamplingFields(body, fields);
+        return { keys: Object.keys(out), out };
+      } catch (error) {
+        return { error };
+      }
+    };
+    fc.assert(fc.property(sampling, (body) => {
+      expect(read(body, ALL_SAMPLING_FIELDS)).toStrictEqual(read(body, [...ALL_SAMPLING_FIELDS]));
+    }));
+  });
 });
