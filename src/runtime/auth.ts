@@ -17,9 +17,7 @@ const SDK_HEADER_STYLES = Object.values(STYLES).filter((facts: StyleFacts) => fa
 export function readPresentedKey(ctx: RequestContext): string | undefined {
   const { headers } = ctx.req;
   const authorization = headers.authorization;
-  if (authorization && authorization.length > 7 && authorization.slice(0, 7).toLowerCase() === 'bearer ') {
-    return authorization.slice(7).trim();
-  }
+  if (isBearer(authorization)) return authorization.slice(7).trim();
   const readQuery = () => ctx.query;
   for (const facts of SDK_HEADER_STYLES) {
     if (headers[facts.sdkHeader!] === undefined) continue;
@@ -29,11 +27,18 @@ export function readPresentedKey(ctx: RequestContext): string | undefined {
   return getStyleFacts(ctx.style).readKey?.(headers, readQuery);
 }
 
+/** Whether an `Authorization` header carries a key as `Bearer <key>` (any case), the header read before any other. */
+function isBearer(authorization: string | undefined): authorization is string {
+  return authorization !== undefined && authorization.length > 7 && authorization.slice(0, 7).toLowerCase() === 'bearer ';
+}
+
 /** The key a connection last authenticated with, so keep-alive requests skip the digest. */
 interface ConnectionAuth {
   presented: string;
   key: RuntimeKey;
   snapshot: RequestContext['snapshot'];
+  /** The `Authorization: Bearer` header the key came in (undefined: it came another way). */
+  header: string | undefined;
 }
 /** Where a connection (its socket) keeps its {@link ConnectionAuth}: a property read, no hash lookup. */
 const CONNECTION_AUTH = Symbol('gateway.connection-auth');
@@ -53,18 +58,24 @@ function refuseAdminKey(key: RuntimeKey): RuntimeKey {
  * (under the same config snapshot) reuses the result of its own earlier check.
  */
 export function authenticate(ctx: RequestContext, fallbackKey?: string): RuntimeKey {
+  const socket = ctx.req.socket as WithConnectionAuth;
+  const cached = socket[CONNECTION_AUTH];
+  const { authorization } = ctx.req.headers;
+  // The very header of the connection's last request: the same key is presented (that header is read first),
+  // found with no slicing of the header.
+  if (cached?.header !== undefined && authorization !== undefined && cached.snapshot === ctx.snapshot && isSameText(cached.header, authorization)) {
+    return refuseAdminKey(cached.key);
+  }
   const presented = readPresentedKey(ctx) ?? fallbackKey;
   if (!presented) {
     throw new GatewayError(401, 'missing_api_key', `No API key provided. Send it as ${getStyleFacts(ctx.style).keyHint}.`);
   }
-  const socket = ctx.req.socket as WithConnectionAuth;
-  const cached = socket[CONNECTION_AUTH];
   // Constant time here too: a load balancer may carry several clients over one connection.
   if (cached !== undefined && cached.snapshot === ctx.snapshot && isSameText(cached.presented, presented)) {
     return refuseAdminKey(cached.key);
   }
   const key = findKey(ctx, presented);
-  socket[CONNECTION_AUTH] = { presented, key, snapshot: ctx.snapshot };
+  socket[CONNECTION_AUTH] = { presented, key, snapshot: ctx.snapshot, header: isBearer(authorization) ? authorization : undefined };
   return refuseAdminKey(key);
 }
 

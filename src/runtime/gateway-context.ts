@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { ProtocolAdapter } from '../protocols/types.ts';
 import type { GatewayError } from '../errors.ts';
+import type { Admission } from '../limits/limiter.ts';
 import { AbortSource } from './abort-source.ts';
 import { isReadingFinishReasons, readFinishReasons } from './finish-reasons.ts';
 import { addUsage, readUsageFromJson } from './json-usage.ts';
@@ -48,6 +49,10 @@ export class GatewayContext implements RequestContext {
   ttfbMs?: number;
   commit?: () => void;
   responseStore?: RequestContext['responseStore'] = undefined;
+  /** The request's admission by its key's limits, once checked (serve-request.ts; the close handler releases it). */
+  admission?: Admission = undefined;
+  /** The error the request failed with, as answered (the close handler's usage event reports it). */
+  failure?: GatewayError = undefined;
   finishReasons?: string[] = undefined;
   private parsedQuery?: URLSearchParams = undefined;
   private usageTotals: Usage = {};

@@ -4,13 +4,13 @@ import { GatewayError, toGatewayError } from '../errors.ts';
 import { renderError, renderStreamError } from '../protocols/render-error.ts';
 import { DEFAULT_STYLE } from '../protocols/styles.ts';
 import { addUsageEstimate } from './estimate-usage.ts';
-import { attachContext } from './response-context.ts';
+import { attachContext, findContext } from './response-context.ts';
 import { GatewayContext } from './gateway-context.ts';
 import { drainRequest } from './drain-request.ts';
 import { getCost } from '../spend/get-cost.ts';
 import type { Services } from './services.ts';
 import type { DispatchTable } from './dispatch-table.ts';
-import { serveRequest, type AdmissionHolder } from './serve-request.ts';
+import { serveRequest, type OnFailure } from './serve-request.ts';
 import type { RequestContext, Snapshot, UsageEvent } from './types.ts';
 import { createUsageEvent } from './usage-event.ts';
 import { createRequestId } from './request-id.ts';
@@ -97,6 +97,43 @@ export function createRequestHandler(
   fallback?: (req: IncomingMessage, res: ServerResponse) => boolean,
   inFlight: InFlight = { active: 0, contexts: new Set() },
 ) {
+  /** Ends a request's count in flight (and its hold of its snapshot). */
+  const endInFlight = (ctx: GatewayContext): void => {
+    inFlight.active--;
+    inFlight.snapshots?.release(ctx.snapshot);
+  };
+  /** What a routed request's serving reports its error to: answered, and kept for the close handler's usage event. */
+  const onFailure: OnFailure = (ctx, error) => {
+    ctx.failure = fail(ctx, error);
+  };
+  /**
+   * The close handler of every routed request: one function for all (the response's context holds the
+   * request's state, `this` is the response), so a request makes no closures of its own for its end.
+   */
+  function onRoutedClose(this: ServerResponse): void {
+    const ctx = findContext(this)!;
+    endInFlight(ctx);
+    // Gone from the set before its close: the drain deadline ended it (and aborted its vendor call).
+    if (!inFlight.contexts.delete(ctx)) ctx.failure = inFlight.cut;
+    else if (!this.writableFinished) {
+      ctx.abortSource.abort();
+      // The client left before the answer was complete (before or during a stream): logged as 499.
+      ctx.failure ??= new GatewayError(499, 'client_closed_request', 'The client closed the request.');
+    }
+    try {
+      const { admission, failure } = ctx;
+      if (sink || admission?.countsTokens) addUsageEstimate(ctx, failure === undefined && ctx.streamFailure === undefined);
+      const costUsd = sink || admission?.countsSpend ? getCost(ctx.usage, ctx.model?.price) : undefined;
+      if (admission) {
+        admission.release();
+        if (admission.countsTokens) admission.charge((ctx.usage.inputTokens ?? 0) + (ctx.usage.outputTokens ?? 0), costUsd);
+      }
+      if (sink) sink(createUsageEvent(ctx, failure?.status ?? ctx.res.statusCode, performance.now() - ctx.startedAt, failure, costUsd));
+    } catch (error) {
+      // A close handler runs outside any request's promise: a throw here would end the process.
+      process.emitWarning(error as Error);
+    }
+  }
   return (req: IncomingMessage, res: ServerResponse): void => {
     let ctx: GatewayContext;
     try {
@@ -109,61 +146,29 @@ export function createRequestHandler(
     }
     inFlight.active++;
     inFlight.snapshots?.hold(ctx.snapshot);
-    const end = () => {
-      inFlight.active--;
-      inFlight.snapshots?.release(ctx.snapshot);
-    };
-    let failure: GatewayError | undefined;
     let watched = false;
     try {
       if (!ctx.matched && fallback?.(req, res)) {
         watched = true;
-        res.on('close', end);
+        res.on('close', () => endInFlight(ctx));
         return;
       }
-      const holder: AdmissionHolder = {};
       watched = true;
       inFlight.contexts.add(ctx);
-      res.on('close', () => {
-        end();
-        // Gone from the set before its close: the drain deadline ended it (and aborted its vendor call).
-        if (!inFlight.contexts.delete(ctx)) failure = inFlight.cut;
-        else if (!res.writableFinished) {
-          ctx.abortSource.abort();
-          // The client left before the answer was complete (before or during a stream): logged as 499.
-          failure ??= new GatewayError(499, 'client_closed_request', 'The client closed the request.');
-        }
-        try {
-          const { admission } = holder;
-          if (sink || admission?.countsTokens) addUsageEstimate(ctx, failure === undefined && ctx.streamFailure === undefined);
-          const costUsd = sink || admission?.countsSpend ? getCost(ctx.usage, ctx.model?.price) : undefined;
-          if (admission) {
-            admission.release();
-            if (admission.countsTokens) admission.charge((ctx.usage.inputTokens ?? 0) + (ctx.usage.outputTokens ?? 0), costUsd);
-          }
-          if (sink) sink(createUsageEvent(ctx, failure?.status ?? ctx.res.statusCode, performance.now() - ctx.startedAt, failure, costUsd));
-        } catch (error) {
-          // A close handler runs outside any request's promise: a throw here would end the process.
-          process.emitWarning(error as Error);
-        }
-      });
-      const onFailure = (error: unknown) => {
-        failure = fail(ctx, error);
-      };
+      res.on('close', onRoutedClose);
       try {
-        serveRequest(ctx, services, dispatch, holder, onFailure)?.then(undefined, onFailure);
+        serveRequest(ctx, services, dispatch, onFailure)?.then(undefined, (error: unknown) => onFailure(ctx, error));
       } catch (error) {
         // Answered once the listener's turn is over, as a rejection would be: by then the parser has taken
         // in a body sent with the headers, so the answer need not close the connection.
-        queueMicrotask(() => onFailure(error));
+        queueMicrotask(() => onFailure(ctx, error));
       }
     } catch (error) {
-      failure = fail(ctx, error);
+      const failure = (ctx.failure = fail(ctx, error));
       if (!watched) {
-        res.on('close', end);
+        res.on('close', () => endInFlight(ctx));
         // The auxiliary fallback threw: no routed close handler writes this answer's usage event.
-        const thrown = failure;
-        if (sink) res.once('close', () => writeUsage(sink, createUsageEvent(ctx, thrown.status, performance.now() - ctx.startedAt, thrown)));
+        if (sink) res.once('close', () => writeUsage(sink, createUsageEvent(ctx, failure.status, performance.now() - ctx.startedAt, failure)));
       }
     }
   };

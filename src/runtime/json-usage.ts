@@ -121,9 +121,30 @@ function findObjectEnd(body: Buffer, start: number): number {
   return -1;
 }
 
+/** A usage field this close to the answer's end is read by parsing the end whole, with no byte scan for its object's end. */
+const TAIL_BYTES = 4096;
+
+/**
+ * The object under the field `name` whose quoted name starts at `at`, when that field is a member of the
+ * answer's top-level object (answers put usage there, last or nearly): `{` and the answer's text from `at` on
+ * parse as one object then. Undefined when they do not (a usage nested deeper, a long tail, a backslash in
+ * it: an escaped name could repeat the field's), and the caller finds the object's end itself.
+ */
+function readTopLevelField(body: Buffer, at: number, name: string): unknown {
+  if (body.length - at > TAIL_BYTES) return undefined;
+  const tail = body.toString('utf8', at);
+  if (tail.includes('\\')) return undefined;
+  try {
+    return (JSON.parse(`{${tail}`) as Record<string, unknown>)[name];
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Reads token usage from a whole JSON answer by parsing only the last object under one of the adapter's
- * usage fields (answers put it last), not the whole body.
+ * usage fields (answers put it last), not the whole body: with the rest of the answer after it when that is
+ * short and the field is a top-level one ({@link readTopLevelField}), else alone, its end found by a scan.
  */
 export function readUsageFromJson(body: Buffer, adapter: ProtocolAdapter): Usage | undefined {
   for (const { name, marker } of getMarkers(adapter)) {
@@ -131,10 +152,18 @@ export function readUsageFromJson(body: Buffer, adapter: ProtocolAdapter): Usage
     if (at <= 0 || body[at - 1] === BACKSLASH) continue;
     const i = findObjectAfter(body, at + marker.quoted.length);
     if (i === -1) continue;
-    const end = findObjectEnd(body, i);
-    if (end === -1) continue;
+    let usage = readTopLevelField(body, at, name);
+    if (usage === undefined) {
+      const end = findObjectEnd(body, i);
+      if (end === -1) continue;
+      try {
+        usage = JSON.parse(body.toString('utf8', i, end + 1));
+      } catch {
+        return undefined;
+      }
+    }
     try {
-      return adapter.readUsage({ [name]: JSON.parse(body.toString('utf8', i, end + 1)) });
+      return adapter.readUsage({ [name]: usage });
     } catch {
       return undefined;
     }

@@ -106,30 +106,38 @@ function listResponseHeaders(ctx: RequestContext, response: VendorResponse, cont
 
 /**
  * Answers a vendor's 2xx JSON body after checking it is framed as JSON (garbage becomes 502); its usage
- * is read from the bytes only when asked for. Bodies above 8 MiB are piped instead.
+ * is read from the bytes only when asked for. Bodies above 8 MiB are piped instead. A body all there already
+ * (a small answer arrives with its head) is answered at once, with no promise: a failure is thrown.
  */
-function forwardJson(call: OpCall, response: VendorResponse, adapter: ProtocolAdapter): Promise<void> {
+function forwardJson(call: OpCall, response: VendorResponse, adapter: ProtocolAdapter): void | Promise<void> {
   const { ctx } = call;
   const reading = openBody(response);
+  const whole = reading instanceof VendorAnswer ? reading.takeWhole(MAX_JSON_BYTES) : undefined;
+  if (whole !== undefined) return sendJson(call, response, adapter, whole);
   return new Promise((resolve, reject) => {
     collectBody(reading, MAX_JSON_BYTES, (error, { chunks, size, ended }) => {
       if (error !== undefined) return reject(toVendorFailure(error, ctx, call.vendor));
       if (!ended) return resolve(pipeBody(call, response, reading, undefined, chunks));
-      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
-      if (!looksLikeJson(body)) {
-        return reject(new GatewayError(502, 'upstream_invalid_response', `Vendor "${call.vendor.config.name}" answered with a body that is not valid JSON.`));
-      }
       try {
-        markFirstByte(ctx);
+        sendJson(call, response, adapter, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
       } catch (failure) {
         return reject(failure);
       }
-      ctx.addAnswerUsage(body, adapter);
-      ctx.res.writeHead(response.status, listResponseHeaders(ctx, response, size));
-      ctx.res.end(body);
       resolve();
     });
   });
+}
+
+/** Sends a whole JSON answer (502 thrown for a body not framed as JSON), its usage kept to be read when asked for. */
+function sendJson(call: OpCall, response: VendorResponse, adapter: ProtocolAdapter, body: Buffer): void {
+  const { ctx } = call;
+  if (!looksLikeJson(body)) {
+    throw new GatewayError(502, 'upstream_invalid_response', `Vendor "${call.vendor.config.name}" answered with a body that is not valid JSON.`);
+  }
+  markFirstByte(ctx);
+  ctx.addAnswerUsage(body, adapter);
+  ctx.res.writeHead(response.status, listResponseHeaders(ctx, response, body.length));
+  ctx.res.end(body);
 }
 
 /**
@@ -251,9 +259,10 @@ function pipeBody(call: OpCall, response: VendorResponse, reading: BodyReading, 
 
 /**
  * Sends a vendor's 2xx answer to the client: JSON checked then sent, streams and bytes piped
- * (`stripUsage`: without the usage-only events the gateway asked for).
+ * (`stripUsage`: without the usage-only events the gateway asked for). No promise when a JSON answer was
+ * sent at once (a failure is thrown then).
  */
-export function pipeResponse(call: OpCall, response: VendorResponse, adapter: ProtocolAdapter, stripUsage = false): Promise<void> {
+export function pipeResponse(call: OpCall, response: VendorResponse, adapter: ProtocolAdapter, stripUsage = false): void | Promise<void> {
   const contentType = String(response.headers['content-type'] ?? '');
   if (contentType.includes('json')) return forwardJson(call, response, adapter);
   if (!contentType.startsWith('text/event-stream')) return pipeBody(call, response, openBody(response), undefined);
@@ -277,7 +286,8 @@ export function createPassthrough(endpoint: PassthroughEndpoint): OpHandler<Pass
       throw toVendorError(call.vendor, response.status, json, response.headers);
     }
     if (endpoint.free) chargeNothing(call.ctx);
-    await pipeResponse(call, response, adapter, stripUsage);
+    const piping = pipeResponse(call, response, adapter, stripUsage);
+    if (piping) await piping;
   };
 }
 

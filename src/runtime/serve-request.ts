@@ -16,13 +16,8 @@ import type { Services } from './services.ts';
 import type { OpCall } from './types.ts';
 import { validateBody } from './validate.ts';
 
-/** Where a request's admission goes once its limits are checked (the close handler releases it). */
-export interface AdmissionHolder {
-  admission?: Admission;
-}
-
-/** What a request's serving reports the error it failed with to (once). */
-export type OnFailure = (error: unknown) => void;
+/** What a request's serving reports the error it failed with to (once): one function for every request. */
+export type OnFailure = (ctx: GatewayContext, error: unknown) => void;
 
 /**
  * Route → auth → rate check → body → concurrency slot → model → token and budget reservation → handler.
@@ -32,7 +27,7 @@ export type OnFailure = (error: unknown) => void;
  * `onFailure`; what fails before, a throw from here or a rejection of the promise returned, is the
  * caller's to hand to it.
  */
-export function serveRequest(ctx: GatewayContext, services: Services, dispatch: DispatchTable, holder: AdmissionHolder, onFailure: OnFailure): void | Promise<void> {
+export function serveRequest(ctx: GatewayContext, services: Services, dispatch: DispatchTable, onFailure: OnFailure): void | Promise<void> {
   const { route } = ctx;
   checkRequestHead(ctx.req);
   if (!ctx.matched) throw new GatewayError(404, 'route_not_found', `No route for ${ctx.req.method} ${ctx.route.path}.`);
@@ -42,8 +37,8 @@ export function serveRequest(ctx: GatewayContext, services: Services, dispatch: 
   if (route.native) checkNativeParams(ctx.params);
   ctx.key = authenticate(ctx);
   const pending = services.limiter.admit(ctx.key.config);
-  if (pending instanceof Promise) return pending.then((admission) => serveAdmitted(ctx, services, dispatch, holder, admission, onFailure));
-  return serveAdmitted(ctx, services, dispatch, holder, pending, onFailure);
+  if (pending instanceof Promise) return pending.then((admission) => serveAdmitted(ctx, services, dispatch, admission, onFailure));
+  return serveAdmitted(ctx, services, dispatch, pending, onFailure);
 }
 
 /** The request once admitted by its key's limits: its body, then its model (or its model-less handler). */
@@ -51,11 +46,10 @@ function serveAdmitted(
   ctx: GatewayContext,
   services: Services,
   dispatch: DispatchTable,
-  holder: AdmissionHolder,
   admission: Admission,
   onFailure: OnFailure,
 ): void | Promise<void> {
-  holder.admission = admission;
+  ctx.admission = admission;
   // The client left while its limits were being checked: the close handler has run already.
   if (ctx.abortSource.aborted) admission.release();
   Object.assign(ctx.headers, admission.headers);
@@ -67,12 +61,12 @@ function serveAdmitted(
   if (!isJsonContentType(contentType)) throw getUnsupportedMediaTypeError(contentType);
   const { bodyLimitBytes, bodyTimeoutMs } = ctx.snapshot.config.server;
   readBody(req, bodyLimitBytes, bodyTimeoutMs && ctx.startedAt + bodyTimeoutMs, (error, raw) => {
-    if (error) return onFailure(error);
+    if (error) return onFailure(ctx, error);
     ctx.bodyReceived = true;
     try {
-      serveJson(ctx, services, dispatch, admission, raw!).then(undefined, onFailure);
+      serveJson(ctx, services, dispatch, admission, raw!).then(undefined, (failure: unknown) => onFailure(ctx, failure));
     } catch (thrown) {
-      onFailure(thrown);
+      onFailure(ctx, thrown);
     }
   });
 }

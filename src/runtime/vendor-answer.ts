@@ -134,6 +134,23 @@ export class VendorAnswer implements Dispatcher.DispatchHandler, VendorResponse,
     else this.deliverHeld();
   }
 
+  /**
+   * The whole body when it has all arrived and no reader has started (a small answer comes with its head):
+   * taken at once, its chunks joined, as a reading of it to its end would take them; undefined otherwise (not
+   * all there yet, failed, read already, or over `limit` bytes), and nothing changes.
+   */
+  takeWhole(limit: number): Buffer | undefined {
+    if (this.sink || !this.ended || this.heldBytes > limit) return undefined;
+    const held = this.held;
+    this.sink = TAKEN;
+    this.held = undefined;
+    this.heldBytes = 0;
+    this.ended = false;
+    this.paused = false;
+    if (held === undefined) return EMPTY;
+    return held.length === 1 ? held[0] : Buffer.concat(held);
+  }
+
   /** Hands the held chunks, then a held end or failure, to the sink, until it pauses. */
   private deliverHeld(): void {
     while (this.held !== undefined && !this.paused) {
@@ -221,6 +238,11 @@ export class VendorAnswer implements Dispatcher.DispatchHandler, VendorResponse,
 }
 
 const ignore = (): void => undefined;
+
+const EMPTY = Buffer.alloc(0);
+
+/** The reader of a body taken whole ({@link VendorAnswer.takeWhole}): nothing more comes to it. */
+const TAKEN: BodySink = { onData: ignore, onEnd: ignore, onError: ignore };
 
 function readAbortReason(signal: AbortSignal | AbortSource): Error {
   return (signal.reason as Error | undefined) ?? new errors.RequestAbortedError();
