@@ -1,12 +1,12 @@
 import type { Readable } from 'node:stream';
 import { GatewayError } from '../errors.ts';
-import { renderStreamError } from '../protocols/render-error.ts';
 import { isReadingFinishReasons } from './finish-reasons.ts';
 import { getProtocolAdapter } from '../protocols/index.ts';
 import type { PassthroughEndpoint, ProtocolAdapter } from '../protocols/types.ts';
 import { rewriteFormField } from './multipart-form.ts';
-import { formatRetryAfter } from '../routing/retry-after.ts';
 import { markFirstByte } from './respond.ts';
+import { listResponseHeaders } from './list-response-headers.ts';
+import { pipeBody } from './pipe-body.ts';
 import { openBody } from './body-reading.ts';
 import { collectBody } from './collect-chunks.ts';
 import { looksLikeJson } from './json-usage.ts';
@@ -15,15 +15,9 @@ import { VendorAnswer } from './vendor-answer.ts';
 import { toVendorFailure } from './vendor-failure.ts';
 import { readErrorBody, toVendorError } from './vendor-error.ts';
 import type { PassthroughBody } from './request-body.ts';
-import type { BodyReading, OpCall, OpHandler, RequestContext, VendorRequest, VendorResponse } from './types.ts';
+import type { OpCall, OpHandler, RequestContext, VendorRequest, VendorResponse } from './types.ts';
 
 type OutgoingBody = VendorRequest['body'];
-
-/**
- * Response headers passed from vendor to client as they are; `retry-after` is passed normalised
- * (formatRetryAfter); everything else (vendor rate limits, cookies...) stays.
- */
-const RESPONSE_HEADERS = ['content-type', 'content-length', 'content-disposition', 'cache-control'];
 
 const PARAM = /\{(\w+)\}/g;
 
@@ -84,25 +78,6 @@ function askForStreamUsage(call: OpCall, adapter: ProtocolAdapter, body: Passthr
 }
 
 const MAX_JSON_BYTES = 8 * 1024 * 1024;
-/** Pieces of a piped body are gathered into one write up to this size (or the end of the tick). */
-const COALESCE_BYTES = 64 * 1024;
-
-/**
- * The client's response headers as a flat name/value list (what `writeHead` takes without copying): the
- * request's own headers, then the vendor's passed headers; `contentLength` replaces the vendor's.
- */
-function listResponseHeaders(ctx: RequestContext, response: VendorResponse, contentLength?: number): (string | string[])[] {
-  const list: (string | string[])[] = [];
-  for (const name in ctx.headers) list.push(name, ctx.headers[name]);
-  for (const name of RESPONSE_HEADERS) {
-    const value = response.headers[name];
-    if (value !== undefined && (contentLength === undefined || name !== 'content-length')) list.push(name, value);
-  }
-  if (contentLength !== undefined) list.push('content-length', String(contentLength));
-  const retryAfter = formatRetryAfter(response.headers);
-  if (retryAfter !== undefined) list.push('retry-after', retryAfter);
-  return list;
-}
 
 /**
  * Answers a vendor's 2xx JSON body after checking it is framed as JSON (garbage becomes 502); its usage
@@ -138,123 +113,6 @@ function sendJson(call: OpCall, response: VendorResponse, adapter: ProtocolAdapt
   ctx.addAnswerUsage(body, adapter);
   ctx.res.writeHead(response.status, listResponseHeaders(ctx, response, body.length));
   ctx.res.end(body);
-}
-
-/**
- * Pumps a vendor body to the client as it arrives (SSE, audio, video), through an SSE tap that reads
- * usage (and may drop usage-only events), with backpressure. The client's headers go out with the first
- * body byte: until then a failure rejects, so the attempt is still retryable. `prefix`: chunks already
- * read from the body.
- */
-function pipeBody(call: OpCall, response: VendorResponse, reading: BodyReading, tap: StreamTap | undefined, prefix: Buffer[] = []): Promise<void> {
-  const { ctx } = call;
-  const { res } = ctx;
-  return new Promise<void>((resolve, reject) => {
-    let started = false;
-    let settled = false;
-    let ended = false;
-    const settle = (error?: unknown): void => {
-      if (settled) return;
-      settled = true;
-      if (error === undefined) return resolve();
-      reading.destroy();
-      reject(error);
-    };
-    /** Commits the attempt and sends the headers; false (and the request failed) when it may not. */
-    const start = (): boolean => {
-      try {
-        markFirstByte(ctx);
-      } catch (error) {
-        settle(error);
-        return false;
-      }
-      started = true;
-      res.writeHead(response.status, listResponseHeaders(ctx, response));
-      return true;
-    };
-    let waiting = false;
-    const resume = () => {
-      waiting = false;
-      reading.resume();
-    };
-    // Small pieces of one tick (a vendor read often holds many events) leave in one write: each write of
-    // a chunked response costs four socket writes of its own.
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
-    let flushing = false;
-    // Pieces handed over while `read` runs (the chunks that arrived before it, often the whole answer) leave
-    // when it returns, or with the end: no tick is scheduled for them.
-    let delivering = true;
-    /** The pending pieces as one (undefined when none, or when the client can take no more). */
-    const take = (): Buffer | undefined => {
-      if (pending.length === 0 || res.destroyed || res.writableEnded) return undefined;
-      const out = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
-      pending = [];
-      pendingBytes = 0;
-      return out;
-    };
-    const flush = (): void => {
-      flushing = false;
-      const out = take();
-      if (out !== undefined && !res.write(out) && !waiting) {
-        waiting = true;
-        reading.pause();
-        res.once('drain', resume);
-      }
-    };
-    const send = (chunk: Buffer): void => {
-      if (settled || (!started && !start())) return;
-      const out = tap ? tap.push(chunk) : chunk;
-      if (out.length === 0) return;
-      if (tap) ctx.streamedBytes += out.length;
-      pending.push(out);
-      pendingBytes += out.length;
-      if (pendingBytes >= COALESCE_BYTES) flush();
-      else if (!flushing && !delivering) {
-        flushing = true;
-        process.nextTick(flush);
-      }
-    };
-    res.on('close', () => {
-      if (!ended) reading.destroy();
-      settle();
-    });
-    for (const chunk of prefix) send(chunk);
-    reading.read({
-      onData: send,
-      onEnd() {
-        ended = true;
-        if (settled || (!started && !start())) return;
-        // The last pieces leave with the end of the response: one write, not a write and an end.
-        const rest = tap?.end();
-        if (rest?.length) {
-          pending.push(rest);
-          pendingBytes += rest.length;
-        }
-        const out = take();
-        if (out === undefined) res.end();
-        else res.end(out);
-        settle();
-      },
-      onError(error: any) {
-        ended = true;
-        if (settled) return;
-        if (!started) return settle(toVendorFailure(error, ctx, call.vendor));
-        flush();
-        if (!res.writableEnded && !res.destroyed && tap) {
-          const timeout = error?.code === 'UND_ERR_BODY_TIMEOUT';
-          const failure = timeout
-            ? new GatewayError(504, 'upstream_timeout', 'The vendor stream went silent for too long.')
-            : new GatewayError(502, 'upstream_stream_failed', 'The vendor stream ended with an error.');
-          ctx.streamFailure = failure;
-          res.end(renderStreamError(ctx.style, failure, ctx.id));
-        } else res.destroy();
-        settle();
-      },
-    });
-    delivering = false;
-    if (!ended) flush();
-  });
 }
 
 /**

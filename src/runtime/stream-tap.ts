@@ -1,7 +1,8 @@
 import type { ProtocolAdapter } from '../protocols/types.ts';
 import { readFinishReasons } from './finish-reasons.ts';
-import { addUsage, findUsageObject, hasErrorField } from './json-usage.ts';
+import { addUsage, hasErrorField } from './json-usage.ts';
 import type { Redactor } from './redact.ts';
+import { getUsagePattern, hasErrorText } from './stream-field-patterns.ts';
 import type { Usage } from './types.ts';
 
 const NEWLINE = 0x0a;
@@ -10,8 +11,10 @@ const NEWLINE = 0x0a;
  * Watches an SSE stream on its way to the client, byte for byte: reads token usage from the events that
  * carry a usage object and, when `dropUsageEvents`, removes the usage-only events the gateway asked for
  * on the client's behalf. Bytes pass through as they come; only a trailing partial line waits for its end.
- * Events are parsed only when they hold a usage object (once or twice per stream). Error events (found by
- * one byte search, like usage events) have every secret of `redactor` removed; other bytes are not scanned.
+ * Events are parsed only when they hold a usage object (once or twice per stream). Error events have every
+ * secret of `redactor` removed; other bytes are not scanned. Each read's complete lines are decoded once as
+ * latin1 (a byte per character) and searched there: usage objects and error fields by one regular expression
+ * search each, not one Buffer#indexOf call per `"usage"` of every event.
  * With `reasons`, the finish reasons the events state are collected there (one byte search per read).
  * With `ownsChunks` (the chunks pushed are the tap's alone, as a vendor call's are), a dropped event is cut out
  * in place: the bytes after it move down over it, and no buffer is allocated for the rest of the read.
@@ -32,13 +35,11 @@ export class StreamTap {
     this.redactor = redactor?.forms.length ? redactor : undefined;
   }
 
-  /** Takes a chunk from the vendor; returns the bytes to send now. */
+  /**
+   * Takes a chunk from the vendor; returns the bytes to send now: the complete lines of the bytes so far,
+   * usage read, usage-only events dropped, secrets removed when they hold an error event.
+   */
   push(chunk: Buffer): Buffer {
-    return this.redact(this.pass(chunk));
-  }
-
-  /** The complete lines of the bytes so far, usage read and usage-only events dropped. */
-  private pass(chunk: Buffer): Buffer {
     const bytes = this.tail ? Buffer.concat([this.tail, chunk]) : chunk;
     const lastBreak = bytes.lastIndexOf(NEWLINE);
     if (lastBreak === -1) {
@@ -48,38 +49,41 @@ export class StreamTap {
     this.tail = lastBreak === bytes.length - 1 ? undefined : bytes.subarray(lastBreak + 1);
     const complete = this.tail ? bytes.subarray(0, lastBreak + 1) : bytes;
     if (this.reasons) this.reasons.finishReasons = readFinishReasons(complete, this.adapter, this.reasons.finishReasons);
+    const text = complete.toString('latin1');
     // Bytes joined with a held tail are a copy made here: the tap's own, whoever owns the chunk.
-    return this.readLines(complete, this.ownsChunks || bytes !== chunk);
+    const out = this.readLines(complete, text, this.ownsChunks || bytes !== chunk);
+    // Dropping whole `data:` lines makes no error field (one that reached into a dropped line was one before):
+    // only bytes whose text holds one are searched again, as sent, when events were dropped.
+    if (!this.redactor || out.length === 0 || !hasErrorText(text)) return out;
+    return out === complete || hasErrorField(out) ? this.redactor.redactBytes(out) : out;
   }
 
-  /** The stream ended: the bytes still held (a line without its end: passed as it is, not read). */
+  /** The stream ended: the bytes still held (a line without its end: passed as it is, not read; without secrets when it holds an error event). */
   end(): Buffer {
     const rest = this.tail ?? EMPTY;
     this.tail = undefined;
     if (this.reasons && rest.length) this.reasons.finishReasons = readFinishReasons(rest, this.adapter, this.reasons.finishReasons);
-    return this.redact(rest);
-  }
-
-  /** `out` without secrets when it holds an error event. */
-  private redact(out: Buffer): Buffer {
-    return this.redactor && out.length !== 0 && hasErrorField(out) ? this.redactor.redactBytes(out) : out;
+    return this.redactor && rest.length !== 0 && hasErrorField(rest) ? this.redactor.redactBytes(rest) : rest;
   }
 
   /**
-   * `bytes` (complete lines) without the usage-only events to drop, the usage of every `data:` line that
-   * holds a usage object read. Only the lines holding a usage field are looked at (one byte search finds
-   * the next); the bytes between them pass as they are, and are copied only around a dropped event (within
-   * `bytes` itself when `owned`).
+   * `bytes` (complete lines; `text`, the same decoded as latin1) without the usage-only events to drop, the
+   * usage of every `data:` line that holds a usage object read. Only the lines holding a usage object are
+   * looked at (one search finds the next); the bytes between them pass as they are, and are copied only
+   * around a dropped event (within `bytes` itself when `owned`).
    */
-  private readLines(bytes: Buffer, owned: boolean): Buffer {
+  private readLines(bytes: Buffer, text: string, owned: boolean): Buffer {
+    const pattern = getUsagePattern(this.adapter);
     let spans: number[] | undefined;
     let next = this.skipBlank ? this.skipBlankLine(bytes, 0) : 0;
     let kept = next;
-    for (let at = findUsageObject(bytes, this.adapter, next); at !== -1; at = findUsageObject(bytes, this.adapter, next)) {
-      const lineStart = bytes.lastIndexOf(NEWLINE, at) + 1;
-      const lineEnd = bytes.indexOf(NEWLINE, at);
+    for (let match = findFrom(pattern, text, next); match !== null; match = findFrom(pattern, text, next)) {
+      const at = match.index;
+      const lineStart = text.lastIndexOf('\n', at) + 1;
+      const lineEnd = text.indexOf('\n', at);
       next = lineEnd + 1;
-      if (!this.readEventLine(bytes, lineStart, lineEnd)) continue;
+      // The object's brace past the line's end: this line holds no usage object of its own.
+      if (!this.readEventLine(bytes, text, lineStart, lineEnd, pattern.lastIndex)) continue;
       if (lineStart > kept) (spans ??= []).push(kept, lineStart);
       this.skipBlank = true;
       next = this.skipBlankLine(bytes, next);
@@ -102,13 +106,12 @@ export class StreamTap {
   }
 
   /**
-   * Reads the usage of the line from `start` to its newline at `end` when it is a `data:` line holding a
-   * usage object; true when the event is to be dropped.
+   * Reads the usage of the line from `start` to its newline at `end` when it is a `data:` line holding the
+   * usage object whose opening brace ends at `objectEnd`; true when the event is to be dropped.
    */
-  private readEventLine(bytes: Buffer, start: number, end: number): boolean {
+  private readEventLine(bytes: Buffer, text: string, start: number, end: number, objectEnd: number): boolean {
     const bare = end > start && bytes[end - 1] === RETURN ? end - 1 : end;
-    if (bare - start < DATA.length || bytes.compare(DATA, 0, DATA.length, start, start + DATA.length) !== 0) return false;
-    if (findUsageObject(bytes, this.adapter, start, bare) === -1) return false;
+    if (objectEnd > bare || bare - start < DATA.length || !text.startsWith(DATA, start)) return false;
     let json: unknown;
     try {
       json = JSON.parse(bytes.toString('utf8', start + DATA.length, bare));
@@ -118,6 +121,12 @@ export class StreamTap {
     addUsage(this.usage, this.adapter.readUsage(json));
     return this.dropUsageEvents && this.adapter.isUsageOnlyEvent?.(json) === true;
   }
+}
+
+/** The first match of the global `pattern` in `text` at or after `from` (`pattern.lastIndex` then ends it), or null. */
+function findFrom(pattern: RegExp, text: string, from: number): RegExpExecArray | null {
+  pattern.lastIndex = from;
+  return pattern.exec(text);
 }
 
 /**
@@ -139,6 +148,6 @@ function joinSpans(bytes: Buffer, spans: number[], inPlace: boolean): Buffer {
   return bytes.subarray(spans[0], end);
 }
 
-const DATA = Buffer.from('data:');
+const DATA = 'data:';
 const RETURN = 0x0d;
 const EMPTY = Buffer.alloc(0);

@@ -60,6 +60,8 @@ const line = fc.oneof(
   { weight: 5, arbitrary: eventJson.chain(spaced).map((json) => `data: ${json}`) },
   { weight: 1, arbitrary: eventJson.chain(spaced).map((json) => `data:${json}`) },
   { weight: 1, arbitrary: fc.constantFrom('event: message_delta', ': keep-alive "usage":{', 'data: [DONE]', 'data: {"usage":{"prompt_tokens":1}', '"usage"') },
+  // An error field cut by a line break from its `: null`, with a dropped usage event between them or not.
+  { weight: 1, arbitrary: fc.constantFrom('data: {"error"', 'data: {"error":', ': null}', 'null}', '"usage"\t:', ' {"prompt_tokens":2}') },
   { weight: 3, arbitrary: fc.constant('') },
   { weight: 1, arbitrary: text },
 );

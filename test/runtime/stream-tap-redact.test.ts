@@ -71,6 +71,15 @@ describe('secrets in the error events of a passthrough stream', () => {
     expect(redactor.calls).toBe(0);
   });
 
+  it('does not redact an `"error"` whose `: null` follows a dropped usage event (the bytes sent hold no error)', () => {
+    const usage = 'data: {"choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}\n\n';
+    const stream = `data: {"error"\n${usage}: null,"note":"${KEY}"}\n`;
+    const redactor = createCountingRedactor();
+    const tap = new StreamTap(openaiAdapter, {}, true, redactor, undefined, true);
+    expect(tap.push(Buffer.from(stream)).toString()).toBe(stream.replace(usage, ''));
+    expect(redactor.calls).toBe(0);
+  });
+
   it('returns the very bytes it was given for complete events without an error (no copy on the hot path)', () => {
     const chunk = Buffer.from('data: {"choices":[{"delta":{"content":"Hi"}}]}\n\n');
     expect(new StreamTap(openaiAdapter, {}, false, createCountingRedactor()).push(chunk)).toBe(chunk);
