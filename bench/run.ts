@@ -39,7 +39,7 @@ import { formatSelfTimes, summarizeCpuProfile } from './profile-summary.ts';
 import { defineRows, formatTextTable, HEADROOM_HEADERS, summarizeVerdicts, type ResultRow } from './report.ts';
 import { PENDING_TARGETS, readCommit, writeResults } from './results-file.ts';
 import { HarnessError, runScenario } from './run-scenario.ts';
-import { measureCostBreakdown, type CostBreakdown } from './cost-breakdown.ts';
+import { findMeasuredCpu, measureCostBreakdown, type CostBreakdown } from './cost-breakdown.ts';
 import { formatCostBreakdown } from './cost-breakdown-table.ts';
 import { chatThroughputScenario } from './scenarios/passthrough.ts';
 import { DEFAULT_LENGTHENINGS, runUntilSteady } from './run-until-steady.ts';
@@ -157,7 +157,7 @@ async function runBench(argv: string[]): Promise<number> {
     }
     if (!options.quick && !options.baseline && scenarios.includes(chatThroughputScenario)) {
       log('Cost by request stage: a profiled round of a fresh floor and gateway (for RESULTS.md)');
-      breakdown = await measureCostBreakdown(ctx, chatThroughputScenario);
+      breakdown = await measureCostBreakdown(ctx, chatThroughputScenario, findMeasuredCpu(rows, chatThroughputScenario));
     }
     // Against a baseline the targets (ratios to the floor) do not apply: only the before/after verdict does.
     if (options.baseline) for (const row of rows) row.verdict = undefined;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { joinStageCosts } from '../../bench/cost-breakdown.ts';
+import { findMeasuredCpu, joinStageCosts } from '../../bench/cost-breakdown.ts';
+import type { ResultRow } from '../../bench/report.ts';
+import type { Scenario } from '../../bench/scenarios/types.ts';
 import { formatCostBreakdown } from '../../bench/cost-breakdown-table.ts';
 
 describe('the cost by request stage in RESULTS.md', () => {
@@ -19,6 +21,9 @@ describe('the cost by request stage in RESULTS.md', () => {
       seconds: 10,
       floorUs: 70,
       gatewayUs: 62.5,
+      profiledFloorUs: 70,
+      profiledGatewayUs: 62.5,
+      scaledByMeasured: false,
       stages: joinStageCosts(new Map([['vendor call (undici)', 30]]), new Map([['vendor call (undici)', 33], ['log line', 9.25]])),
     });
     expect(lines[0]).toBe("## Where the gateway's cost goes");
@@ -32,8 +37,32 @@ describe('the cost by request stage in RESULTS.md', () => {
   });
 
   it('says n/a, not a number, when the profiled round measured no CPU per request', () => {
-    const lines = formatCostBreakdown({ scenario: 'x', seconds: 10, floorUs: Number.NaN, gatewayUs: 50, stages: [{ stage: 'log line', floorUs: Number.NaN, gatewayUs: 5 }] });
+    const lines = formatCostBreakdown({ scenario: 'x', seconds: 10, floorUs: Number.NaN, gatewayUs: 50, profiledFloorUs: Number.NaN, profiledGatewayUs: 50, scaledByMeasured: false, stages: [{ stage: 'log line', floorUs: Number.NaN, gatewayUs: 5 }] });
     expect(lines.at(-2)).toBe('| log line | n/a | 5.0 | n/a |');
     expect(lines.at(-1)).toBe('| **total** | **n/a** | **50.0** | **n/a** |');
+  });
+
+  it('scales by the unprofiled rounds when given, and says what the profiled round itself measured', () => {
+    const lines = formatCostBreakdown({
+      scenario: 'Chat passthrough, c=64',
+      seconds: 10,
+      floorUs: 80,
+      gatewayUs: 117,
+      profiledFloorUs: 103.1,
+      profiledGatewayUs: 289.6,
+      scaledByMeasured: true,
+      stages: [{ stage: 'log line', gatewayUs: 7 }],
+    });
+    expect(lines[2]).toContain('with the CPU per request of the unprofiled rounds in the results table above');
+    expect(lines[2]).toContain('the profiled round itself measured 103.1 µs for the floor, 289.6 µs for the gateway');
+    expect(lines.at(-1)).toBe('| **total** | **80.0** | **117.0** | **+37.0** |');
+  });
+
+  it('finds the scenario\'s CPU per request row of the results table (floor and gateway medians), none without a reference', () => {
+    const scenario = { metrics: [{ id: 'chat-c64-rps', label: 'rps', unit: 'req/s' }, { id: 'chat-c64-cpu', label: 'Chat c=64, CPU per request', unit: 'µs' }] } as unknown as Scenario;
+    const row = (label: string, base: number | undefined, subject: number): ResultRow => ({ label, unit: 'µs', digits: 0, base, subject, subjectSpread: 0 });
+    expect(findMeasuredCpu([row('rps', 1, 2), row('Chat c=64, CPU per request', 80, 117)], scenario)).toEqual({ floorUs: 80, gatewayUs: 117 });
+    expect(findMeasuredCpu([row('Chat c=64, CPU per request', undefined, 117)], scenario)).toBeUndefined();
+    expect(findMeasuredCpu([], scenario)).toBeUndefined();
   });
 });

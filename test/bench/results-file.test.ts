@@ -58,7 +58,7 @@ describe('RESULTS.md', () => {
 
   it('ends with the cost by request stage when the run took a profiled round, after the notes', () => {
     const rows = defineRows({ metrics: [{ id: 'rps', label: 'Chat c=64 requests/s', unit: 'req/s' }], baseLabel: 'floor', subjectLabel: 'gateway', base: [{ rps: 1 }], subject: [{ rps: 1 }] });
-    const breakdown = { scenario: 'Chat passthrough, c=64', seconds: 10, floorUs: 80, gatewayUs: 100, stages: [{ stage: 'log line', gatewayUs: 5 }] };
+    const breakdown = { scenario: 'Chat passthrough, c=64', seconds: 10, floorUs: 80, gatewayUs: 100, profiledFloorUs: 90, profiledGatewayUs: 120, scaledByMeasured: true, stages: [{ stage: 'log line', gatewayUs: 5 }] };
     const text = formatResults(rows, { ...RUN, breakdown }, ['a note']);
     expect(text.indexOf('- a note')).toBeLessThan(text.indexOf("## Where the gateway's cost goes"));
     expect(text.endsWith('| log line | — | 5.0 | +5.0 |\n| **total** | **80.0** | **100.0** | **+20.0** |\n')).toBe(true);
