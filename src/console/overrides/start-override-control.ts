@@ -45,12 +45,15 @@ export async function startOverrideControl(store: OverrideStore, logger: Logger,
   apply(current);
   let busy = false;
   let warned = false;
+  /** Counts this process's changes: a poll whose read began before one reads text older than it, and drops it. */
+  let changes = 0;
   const poll = async () => {
     if (busy) return;
     busy = true;
     try {
+      const changesBefore = changes;
       const next = await store.read();
-      if (next !== text) {
+      if (next !== text && changes === changesBefore) {
         current = readOverrides(next);
         text = next;
         apply(current);
@@ -72,6 +75,7 @@ export async function startOverrideControl(store: OverrideStore, logger: Logger,
       const after = mutate(structuredClone(before));
       const written = JSON.stringify(after);
       await reach(store.write(written), store.where);
+      changes++;
       text = written;
       current = after;
       apply(after);
