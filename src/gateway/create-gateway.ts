@@ -15,6 +15,7 @@ import { createSnapshot } from '../runtime/snapshot.ts';
 import { createSnapshotKeeper } from '../runtime/snapshot-keeper.ts';
 import type { Snapshot } from '../runtime/types.ts';
 import { GATEWAY_DISPATCH } from './dispatch.ts';
+import { InFlightList } from '../runtime/in-flight-list.ts';
 
 /** Options of {@link createGateway}. */
 export interface GatewayOptions {
@@ -130,7 +131,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
   };
   const services = options.services ?? createServices(options.config.server);
-  const inFlight: InFlight = { active: 0, contexts: new Set(), snapshots };
+  const inFlight: InFlight = { active: 0, contexts: new InFlightList(), snapshots };
   const handler = createRequestHandler(getSnapshot, services, GATEWAY_DISPATCH, sink, createAuxiliaryApp(getSnapshot), inFlight);
   const { tls } = options.config.server;
   // Node checks the headers and request deadlines of open connections once a second (its default: 30 s).

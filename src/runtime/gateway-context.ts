@@ -34,6 +34,8 @@ export class GatewayContext implements RequestContext {
    * moment later): an answer now does not cut an upload short.
    */
   bodyReceived = false;
+  /** Its place in the gateway's list of requests in flight (in-flight-list.ts); -1 when not in it. */
+  inFlightSlot = -1;
   vendorCalls = 0;
   attempts = 0;
   vendorMs = 0;

@@ -6,6 +6,7 @@ import { DEFAULT_STYLE } from '../protocols/styles.ts';
 import { addUsageEstimate } from './estimate-usage.ts';
 import { attachContext, findContext } from './response-context.ts';
 import { GatewayContext } from './gateway-context.ts';
+import { InFlightList } from './in-flight-list.ts';
 import { drainRequest } from './drain-request.ts';
 import { getCost } from '../spend/get-cost.ts';
 import type { Services } from './services.ts';
@@ -34,7 +35,7 @@ export function sendError(ctx: RequestContext, error: GatewayError): void {
 export interface InFlight {
   active: number;
   /** The route-table requests being answered, so that the drain deadline can end each in its style. */
-  contexts: Set<RequestContext>;
+  contexts: InFlightList<GatewayContext>;
   /** The error the drain deadline ended the requests left with (src/runtime/drain.ts). */
   cut?: GatewayError;
   /** Counts the requests per snapshot, so that a reload closes replaced pools when their last request ends. */
@@ -95,7 +96,7 @@ export function createRequestHandler(
   dispatch: DispatchTable,
   sink: UsageSink | undefined,
   fallback?: (req: IncomingMessage, res: ServerResponse) => boolean,
-  inFlight: InFlight = { active: 0, contexts: new Set() },
+  inFlight: InFlight = { active: 0, contexts: new InFlightList() },
 ) {
   /** Ends a request's count in flight (and its hold of its snapshot). */
   const endInFlight = (ctx: GatewayContext): void => {

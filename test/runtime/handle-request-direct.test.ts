@@ -7,6 +7,7 @@ import { createServices } from '../../src/runtime/services.ts';
 import type { Snapshot, UsageEvent } from '../../src/runtime/types.ts';
 import { startTestGateway, type TestGateway } from '../helpers/start-gateway.ts';
 import { waitFor } from '../helpers/wait-for.ts';
+import { InFlightList } from '../../src/runtime/in-flight-list.ts';
 
 /**
  * The request listener used directly (createRequestHandler), as an embedder would: its own in-flight
@@ -84,7 +85,7 @@ describe('the request listener without an in-flight counter', () => {
   });
 
   it('answers an unrouted path 404 route_not_found when it has no auxiliary routes', async () => {
-    const inFlight: InFlight = { active: 0, contexts: new Set() };
+    const inFlight: InFlight = { active: 0, contexts: new InFlightList() };
     const url = await serve(createRequestHandler(snapshot, services(), GATEWAY_DISPATCH, undefined, undefined, inFlight));
     const response = await fetch(`${url}/healthz`, { headers: AUTH() });
     expect(response.status).toBe(404);
@@ -96,7 +97,7 @@ describe('the request listener without an in-flight counter', () => {
 describe('the auxiliary-route fallback', () => {
   it('hands it the unrouted paths it claims, counts them in flight and releases them when they close', async () => {
     const snapshots = countSnapshots();
-    const inFlight: InFlight = { active: 0, contexts: new Set(), snapshots };
+    const inFlight: InFlight = { active: 0, contexts: new InFlightList(), snapshots };
     const seen: string[] = [];
     const fallback = (req: IncomingMessage, res: ServerResponse) => {
       seen.push(req.url!);
@@ -124,7 +125,7 @@ describe('the auxiliary-route fallback', () => {
 
   it("answers its synchronous throw 500 in the path's style and releases the request", async () => {
     const snapshots = countSnapshots();
-    const inFlight: InFlight = { active: 0, contexts: new Set(), snapshots };
+    const inFlight: InFlight = { active: 0, contexts: new InFlightList(), snapshots };
     const fallback = () => {
       throw new Error('auxiliary route broke');
     };
@@ -160,7 +161,7 @@ describe('answers that cannot be written', () => {
   });
 
   it('drops the connection when an error answer cannot be written, and still releases the request', async () => {
-    const inFlight: InFlight = { active: 0, contexts: new Set() };
+    const inFlight: InFlight = { active: 0, contexts: new InFlightList() };
     const url = await serve(createRequestHandler(snapshot, services(), GATEWAY_DISPATCH, undefined, undefined, inFlight), FailingErrorResponse);
     expect(await fetchOrClosed(`${url}/v1/models`)).toBe('closed');
     await waitFor(() => inFlight.active === 0);
@@ -190,14 +191,14 @@ describe('the close handler', () => {
     const sink: UsageSink = () => {
       throw new Error('receiver failed in the close handler');
     };
-    const inFlight: InFlight = { active: 0, contexts: new Set() };
+    const inFlight: InFlight = { active: 0, contexts: new InFlightList() };
     const url = await serve(createRequestHandler(snapshot, services(), GATEWAY_DISPATCH, sink, undefined, inFlight));
     for (let i = 0; i < 2; i++) expect(await fetchOrClosed(`${url}/v1/models`, { headers: AUTH() })).toBe(200);
     await waitFor(() => warnings.filter((warning) => warning.message === 'receiver failed in the close handler').length === 2);
   });
 
   it('closes a request that failed before its admission quietly when nothing receives usage', async () => {
-    const inFlight: InFlight = { active: 0, contexts: new Set() };
+    const inFlight: InFlight = { active: 0, contexts: new InFlightList() };
     const url = await serve(createRequestHandler(snapshot, services(), GATEWAY_DISPATCH, undefined, undefined, inFlight));
     const refused = await fetch(`${url}/v1/models`, { headers: { authorization: 'Bearer wrong' } });
     expect(refused.status).toBe(401);
