@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { destination as openDestination, pino, type DestinationStream, type Logger } from 'pino';
 import { createRedactor, type Redactor } from './runtime/redact.ts';
+import { openFileLines, type LineSink } from './log-file-lines.ts';
 
 /** The destination every line of a logger goes through: each serialized line is redacted, then written. */
 interface RedactingDestination extends DestinationStream {
@@ -16,14 +17,6 @@ const FLUSH_INTERVAL_MS = 200;
 const BATCH_BYTES = 3072;
 /** No write is longer (PIPE_BUF, unless one line alone is): workers sharing one pipe never interleave inside a line. */
 const MAX_WRITE_BYTES = 4096;
-/**
- * Standard output is a file: lines are gathered up to 32 KB a write (about 60 request lines) and 64 KB at
- * most. A write to a regular file is never interleaved with another process's (they share the file's offset
- * or append), so the pipe's 4 KB bound does not apply; at 3 KB, one `writeSync` per five lines was a third
- * of the request line's cost.
- */
-const FILE_BATCH_BYTES = 32 * 1024;
-const FILE_MAX_WRITE_BYTES = 64 * 1024;
 
 function isFile(fd: number): boolean {
   try {
@@ -33,51 +26,15 @@ function isFile(fd: number): boolean {
   }
 }
 
-/** Where the batches of {@link openStdout} go: a write of whole lines, and the flushes of what is still pending. */
-interface LineOutput {
-  write(text: string): void;
-  flush(cb?: (error?: Error) => void): void;
-  flushSync(): void;
-}
-
 /**
- * Standard output on a regular file: each batch is written at once by one `writeSync` of its text (a file
- * never answers EAGAIN, so nothing is left pending). sonic-boom, used for a pipe, would encode every batch
- * it wrote into a new Buffer afterwards only to count the bytes written: a 32 KB allocation per batch that
- * cost more than the write itself.
+ * Standard output on a pipe (or a terminal): lines are gathered and written together once 3 KB are queued
+ * (one write for about 15 request lines instead of one per request), each write at most PIPE_BUF bytes of
+ * whole lines, so workers sharing one pipe never interleave inside a line. The lines are joined once per write
+ * (sonic-boom's own buffer measures its whole buffered text again on every line it adds); sonic-boom writes
+ * the batches (it retries on EAGAIN).
  */
-function openFileOutput(fd: number): LineOutput {
-  return {
-    write(text) {
-      const written = fs.writeSync(fd, text);
-      // A short write (a full disk, a file size limit): the rest is written until done or the write throws.
-      if (written !== Buffer.byteLength(text)) {
-        const bytes = Buffer.from(text);
-        for (let done = written; done < bytes.length; ) done += fs.writeSync(fd, bytes, done);
-      }
-    },
-    flush: (cb) => cb && process.nextTick(cb),
-    flushSync: () => undefined,
-  };
-}
-
-/**
- * The default destination: standard output through a buffer: lines are written together once 3 KB are
- * queued (one write for about 15 request lines instead of one per request; 32 KB when standard output is a
- * file) or every {@link FLUSH_INTERVAL_MS}, and synchronously when the process exits (every `process.exit`,
- * the end of a drain included: test/logger-flush-on-exit.test.ts). Writes to a pipe carry at most PIPE_BUF
- * bytes of whole lines, so workers sharing one pipe never interleave inside a line. The lines are gathered
- * here and joined once per write (sonic-boom's own buffer measures its whole buffered text again on every
- * line it adds); a pipe's batches go through sonic-boom (which retries on EAGAIN), a file's straight to
- * `writeSync` ({@link openFileOutput}).
- */
-function openStdout(): DestinationStream {
-  const toFile = isFile(1);
-  const batchBytes = toFile ? FILE_BATCH_BYTES : BATCH_BYTES;
-  const maxWrite = toFile ? FILE_MAX_WRITE_BYTES : MAX_WRITE_BYTES;
-  // A file's batches need no exact size (no atomicity bound to keep): the line's length is enough there.
-  const measure = toFile ? (line: string) => line.length : (line: string) => Buffer.byteLength(line);
-  const out: LineOutput = toFile ? openFileOutput(1) : openDestination({ dest: 1, sync: true, maxWrite });
+function openPipeLines(fd: number): LineSink {
+  const out = openDestination({ dest: fd, sync: true, maxWrite: MAX_WRITE_BYTES });
   let lines: string[] = [];
   let bytes = 0;
   const writeLines = () => {
@@ -87,25 +44,15 @@ function openStdout(): DestinationStream {
     bytes = 0;
     out.write(text);
   };
-  const flush = (write: () => void) => () => {
-    try {
-      writeLines();
-      write();
-    } catch {
-      // Standard output is gone (a closed pipe): nothing can be written any more.
-    }
-  };
-  setInterval(flush(() => out.flush()), FLUSH_INTERVAL_MS).unref();
-  process.once('exit', flush(() => out.flushSync()));
   return {
-    write(line: string) {
-      const size = measure(line);
-      if (bytes + size > maxWrite) writeLines();
+    write(line) {
+      const size = Buffer.byteLength(line);
+      if (bytes + size > MAX_WRITE_BYTES) writeLines();
       lines.push(line);
       bytes += size;
-      if (bytes >= batchBytes) writeLines();
+      if (bytes >= BATCH_BYTES) writeLines();
     },
-    flush(cb?: (error?: Error) => void) {
+    flush(cb) {
       writeLines();
       out.flush(cb);
     },
@@ -113,7 +60,26 @@ function openStdout(): DestinationStream {
       writeLines();
       out.flushSync();
     },
-  } as DestinationStream;
+  };
+}
+
+/**
+ * The default destination: standard output in batches of lines (a file's: {@link openFileLines}; a pipe's:
+ * {@link openPipeLines}), written at the latest every {@link FLUSH_INTERVAL_MS}, and synchronously when the
+ * process exits (every `process.exit`, the end of a drain included: test/logger-flush-on-exit.test.ts).
+ */
+function openStdout(): DestinationStream {
+  const sink = isFile(1) ? openFileLines(1) : openPipeLines(1);
+  const guard = (write: () => void) => () => {
+    try {
+      write();
+    } catch {
+      // Standard output is gone (a closed pipe): nothing can be written any more.
+    }
+  };
+  setInterval(guard(() => sink.flush()), FLUSH_INTERVAL_MS).unref();
+  process.once('exit', guard(() => sink.flushSync()));
+  return sink as DestinationStream;
 }
 
 /**

@@ -13,7 +13,8 @@ import fs from 'node:fs';
 const writeSync = fs.writeSync;
 fs.writeSync = (fd, data, ...rest) => {
   if (fd === 1) {
-    const text = String(data);
+    // A string, or a Buffer's bytes from an offset for a length (the file destination writes its buffer so).
+    const text = typeof data === 'string' ? data : data.toString('utf8', rest[0] ?? 0, (rest[0] ?? 0) + (rest[1] ?? data.length));
     process.stderr.write(JSON.stringify([Buffer.byteLength(text), text.endsWith(String.fromCharCode(10))]) + String.fromCharCode(10));
   }
   return writeSync(fd, data, ...rest);

@@ -15,7 +15,7 @@ if (process.env.SHORT) {
   const writeSync = fs.writeSync;
   fs.writeSync = (fd, data, ...rest) => {
     if (fd !== 1) return writeSync(fd, data, ...rest);
-    const bytes = typeof data === 'string' ? Buffer.from(data) : data.subarray(rest[0] ?? 0);
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data.subarray(rest[0] ?? 0, (rest[0] ?? 0) + (rest[1] ?? data.length));
     return writeSync(fd, bytes.subarray(0, Math.max(1, bytes.length >> 1)));
   };
 }
