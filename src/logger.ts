@@ -104,14 +104,15 @@ export function createLogger(level = 'info', destination: DestinationStream = op
 }
 
 /**
- * Writes one line already serialized (JSON and its newline, shaped as pino shapes its lines) through `logger`'s
- * destination, redacted like every line: the request log line, written once per request, skips pino's
- * per-field serializer (src/cli/format-request-line.ts). The caller checks that the line's level is enabled.
+ * The writer of lines already serialized (JSON and its newline, shaped as pino shapes its lines) through
+ * `logger`'s destination, redacted like every line (by the secrets set last): the request log line, written
+ * once per request, skips pino's per-field serializer (src/cli/format-request-line.ts). Looked up once, not
+ * per line. The caller checks that the lines' level is enabled.
  */
-export function writeLogLine(logger: Logger, line: string): void {
+export function getLineWriter(logger: Logger): (line: string) => void {
   const destination = destinations.get(logger);
-  if (!destination) throw new Error('writeLogLine: the logger was not made by createLogger');
-  destination.write(line);
+  if (!destination) throw new Error('getLineWriter: the logger was not made by createLogger');
+  return (line) => destination.write(line);
 }
 
 /**

@@ -19,8 +19,8 @@ fs.writeSync = (fd, data, ...rest) => {
   }
   return writeSync(fd, data, ...rest);
 };
-const { createLogger, writeLogLine } = await import('./src/logger.ts');
-const logFields = (logger, fields, msg) => writeLogLine(logger, JSON.stringify({ level: 30, time: Date.now(), ...fields, msg }) + String.fromCharCode(10));
+const { createLogger, getLineWriter } = await import('./src/logger.ts');
+const logFields = (logger, fields, msg) => getLineWriter(logger)(JSON.stringify({ level: 30, time: Date.now(), ...fields, msg }) + String.fromCharCode(10));
 const logger = createLogger('info');
 for (let i = 0; i < 300; i++) logFields(logger, { n: i, pad: (i % 3 === 0 ? 'é' : 'x').repeat((i * 37) % 900) }, 'request');
 logFields(logger, { n: 300, pad: 'y'.repeat(5000) }, 'request');

@@ -19,8 +19,8 @@ if (process.env.SHORT) {
     return writeSync(fd, bytes.subarray(0, Math.max(1, bytes.length >> 1)));
   };
 }
-const { createLogger, writeLogLine } = await import('./src/logger.ts');
-const logFields = (logger, fields, msg) => writeLogLine(logger, JSON.stringify({ level: 30, time: Date.now(), ...fields, msg }) + String.fromCharCode(10));
+const { createLogger, getLineWriter } = await import('./src/logger.ts');
+const logFields = (logger, fields, msg) => getLineWriter(logger)(JSON.stringify({ level: 30, time: Date.now(), ...fields, msg }) + String.fromCharCode(10));
 const logger = createLogger('info');
 for (let i = 0; i < 20000; i++) logFields(logger, { n: i, pad: (i % 3 === 0 ? 'é€' : 'x').repeat(i % 50) }, 'request');
 process.exit(0);

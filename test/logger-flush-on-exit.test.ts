@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 
 /** A process that logs `count` lines through the gateway's default (asynchronous) destination, then exits at once. */
 const SCRIPT = `
-import { createLogger, writeLogLine } from './src/logger.ts';
-const logFields = (logger, fields, msg) => writeLogLine(logger, JSON.stringify({ level: 30, time: Date.now(), ...fields, msg }) + String.fromCharCode(10));
+import { createLogger, getLineWriter } from './src/logger.ts';
+const logFields = (logger, fields, msg) => getLineWriter(logger)(JSON.stringify({ level: 30, time: Date.now(), ...fields, msg }) + String.fromCharCode(10));
 const logger = createLogger('info');
 for (let i = 0; i < 20000; i++) logFields(logger, { n: i, pad: 'x'.repeat(100) }, 'request');
 process.exit(0);

@@ -65,7 +65,7 @@ function writeNumber(value: number): string {
   return Number.isFinite(value) ? String(value) : 'null';
 }
 
-/** `,"name":` of the usage field names met so far (the few Usage fields), each escaped once. */
+/** `"name":` of the usage field names met so far (the few Usage fields), each escaped once. */
 const usagePrefixes = new Map<string, string>();
 const MAX_USAGE_PREFIXES = 32;
 
@@ -83,12 +83,13 @@ function writeUsage(usage: unknown): string {
     if (type !== 'number' && type !== 'boolean') return writeField(',"usage":', usage);
     let prefix = usagePrefixes.get(name);
     if (prefix === undefined) {
-      prefix = `,${JSON.stringify(name)}:`;
+      prefix = `${JSON.stringify(name)}:`;
       if (usagePrefixes.size < MAX_USAGE_PREFIXES) usagePrefixes.set(name, prefix);
     }
-    members += prefix + (type === 'number' ? writeNumber(value as number) : String(value));
+    // The comma before every member but the first: no slice of the joined members (which flattens them).
+    members += (members === '' ? prefix : `,${prefix}`) + (type === 'number' ? writeNumber(value as number) : String(value));
   }
-  return members === '' ? ',"usage":{}' : `,"usage":{${members.slice(1)}}`;
+  return `,"usage":{${members}}`;
 }
 
 function readCaller(event: UsageEvent): Caller {

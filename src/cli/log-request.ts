@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { writeLogLine } from '../logger.ts';
+import { getLineWriter } from '../logger.ts';
 import { createRequestLineFormatter } from './format-request-line.ts';
 import type { UsageEvent } from '../runtime/types.ts';
 
@@ -12,5 +12,6 @@ import type { UsageEvent } from '../runtime/types.ts';
 export function createRequestLog(logger: Logger): ((event: UsageEvent) => void)[] {
   if (!logger.isLevelEnabled('info')) return [];
   const formatLine = createRequestLineFormatter();
-  return [(event) => (event.cause === undefined ? writeLogLine(logger, formatLine(event, Date.now())) : logger.error({ ...event, cause: undefined, err: event.cause }, 'request'))];
+  const writeLine = getLineWriter(logger);
+  return [(event) => (event.cause === undefined ? writeLine(formatLine(event, Date.now())) : logger.error({ ...event, cause: undefined, err: event.cause }, 'request'))];
 }

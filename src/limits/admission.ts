@@ -20,7 +20,8 @@ export interface Admission {
   /**
    * Reserves the request's largest usage once its body is parsed: `tokens` against the token limit and
    * `costUsd` against the budget, atomically; throws a 429 GatewayError (`rate_limit_exceeded` or
-   * `budget_exceeded`) when either is spent. Adds the budget header to {@link headers}. Returns undefined
+   * `budget_exceeded`) when either is spent. Adds the budget header to {@link headers}, which it changes
+   * in no other way unless it throws (a key without a budget keeps the headers it was admitted with). Returns undefined
    * (no promise) when the key has neither limit; a second call reserves nothing.
    */
   reserve(bound: UsageBound): void | Promise<void>;

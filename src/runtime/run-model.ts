@@ -43,14 +43,15 @@ function reserveThenRun(ctx: GatewayContext, services: Services, dispatch: Dispa
     Object.assign(ctx.headers, admission.headers);
     throw error;
   }
-  // A store in this process reserves at once (no promise); its headers are the answer's either way.
+  // A store in this process reserves at once (no promise). A reservation taken changes the headers copied
+  // when the request was admitted (serve-request.ts) only by a budget's header: copied again for a budget alone.
   if (!reserving) {
-    Object.assign(ctx.headers, admission.headers);
+    if (admission.countsSpend) Object.assign(ctx.headers, admission.headers);
     return runTargets(ctx, services, dispatch, input, model);
   }
   return reserving.then(
     () => {
-      Object.assign(ctx.headers, admission.headers);
+      if (admission.countsSpend) Object.assign(ctx.headers, admission.headers);
       return runTargets(ctx, services, dispatch, input, model);
     },
     (error: unknown) => {
