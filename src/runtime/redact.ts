@@ -50,12 +50,11 @@ export const MIN_SECRET_LENGTH = 8;
  */
 const FREQUENT_IN_LOG_LINES = '"et:o,nas10ip9cdurlh-65m24783g/bvkT.Mf}{yqISPOC';
 
-/** A form as searched for: from its least frequent character on (`needle`), the `skip` characters before it compared where found. */
+/** A form as searched for: from its least frequent character on (`needle`), the characters before it (`prefix`) compared where found. */
 interface Probe {
   form: string;
   needle: string;
   prefix: string;
-  skip: number;
 }
 
 function defineProbe(form: string): Probe {
@@ -70,12 +69,13 @@ function defineProbe(form: string): Probe {
     }
     if (frequency === -1) break;
   }
-  return { form, needle: form.slice(skip), prefix: form.slice(0, skip), skip };
+  return { form, needle: form.slice(skip), prefix: form.slice(0, skip) };
 }
 
 /** Whether `probe`'s form occurs in `text`: `text.includes(form)`, searched from its rarest character. */
 function occursIn(text: string, probe: Probe): boolean {
-  const { needle, prefix, skip } = probe;
+  const { needle, prefix } = probe;
+  const skip = prefix.length;
   if (skip === 0) return text.includes(needle);
   for (let at = text.indexOf(needle, skip); at !== -1; at = text.indexOf(needle, at + 1)) {
     if (text.startsWith(prefix, at - skip)) return true;
