@@ -1,3 +1,4 @@
+import { formatJsonNumber } from '../lib/format-json-number.ts';
 import type { UsageEvent } from '../runtime/types.ts';
 
 /** The fields that name who asked for what (the same request after request), serialized together and kept. */
@@ -15,7 +16,14 @@ type Caller = Pick<UsageEvent, 'key' | 'model' | 'vendor' | 'target' | 'op' | 's
 export function createRequestLineFormatter(): (event: UsageEvent, time: number) => string {
   let caller: Caller | undefined;
   let callerJson = '';
+  // The time is the same millisecond for many lines in a row: written once per millisecond.
+  let lastTime = Number.NaN;
+  let timeText = '';
   return (event, time) => {
+    if (time !== lastTime) {
+      lastTime = time;
+      timeText = formatJsonNumber(time);
+    }
     if (caller === undefined || !isSameCaller(caller, event)) {
       caller = readCaller(event);
       callerJson = readFields(JSON.stringify(caller));
@@ -23,7 +31,7 @@ export function createRequestLineFormatter(): (event: UsageEvent, time: number) 
     const { requestId } = event;
     const id = typeof requestId === 'string' ? `,"requestId":${JSON.stringify(requestId)}` : writeField(',"requestId":', requestId);
     return (
-      `{"level":30,"time":${time}${id}${callerJson}` +
+      `{"level":30,"time":${timeText}${id}${callerJson}` +
       writeField(',"status":', event.status) +
       writeField(',"ttfbMs":', event.ttfbMs) +
       writeField(',"durationMs":', event.durationMs) +
@@ -55,14 +63,10 @@ function readFields(json: string): string {
  * functions, symbols), anything else by `JSON.stringify`.
  */
 function writeField(prefix: string, value: unknown): string {
-  if (typeof value === 'number') return prefix + writeNumber(value);
+  if (typeof value === 'number') return prefix + formatJsonNumber(value);
   if (value === undefined) return '';
   const json = JSON.stringify(value);
   return json === undefined ? '' : prefix + json;
-}
-
-function writeNumber(value: number): string {
-  return Number.isFinite(value) ? String(value) : 'null';
 }
 
 /** `"name":` of the usage field names met so far (the few Usage fields), each escaped once. */
@@ -87,7 +91,7 @@ function writeUsage(usage: unknown): string {
       if (usagePrefixes.size < MAX_USAGE_PREFIXES) usagePrefixes.set(name, prefix);
     }
     // The comma before every member but the first: no slice of the joined members (which flattens them).
-    members += (members === '' ? prefix : `,${prefix}`) + (type === 'number' ? writeNumber(value as number) : String(value));
+    members += (members === '' ? prefix : `,${prefix}`) + (type === 'number' ? formatJsonNumber(value as number) : String(value));
   }
   return `,"usage":{${members}}`;
 }

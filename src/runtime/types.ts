@@ -42,7 +42,7 @@ export interface UsageEvent {
   error?: string;
   /** What made the gateway fail with 500 `internal_error` (an Error with its stack), for the log. */
   cause?: unknown;
-  /** Milliseconds from arrival to the first response byte and to the end. */
+  /** Milliseconds from arrival to the first response byte and to the end, to the microsecond (three decimals). */
   ttfbMs?: number;
   durationMs: number;
   /** Number of vendor calls the request made (retries, fallbacks, fan-out). */

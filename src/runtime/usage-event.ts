@@ -1,5 +1,6 @@
 import type { TargetEntry } from '../config/types.ts';
 import type { GatewayError } from '../errors.ts';
+import { roundToMicroseconds } from '../lib/format-json-number.ts';
 import { isReadingFinishReasons } from './finish-reasons.ts';
 import type { RequestContext, UsageEvent } from './types.ts';
 
@@ -37,7 +38,7 @@ function readPath(url: string | undefined = '/'): string {
 
 /**
  * The usage event a request ends with (logs and metrics read it): who called what, how it went and what
- * it cost. Fields that only failures or retries have are set only then, so a served request builds no
+ * it cost, its durations in ms to the microsecond. Fields that only failures or retries have are set only then, so a served request builds no
  * extra objects for them. The request log line writes these keys in this order (src/cli/format-request-line.ts,
  * whose test builds events here): a key added here is added there.
  */
@@ -56,9 +57,9 @@ export function createUsageEvent(ctx: RequestContext, status: number, durationMs
     client: readClientAddress(ctx),
     pid: process.pid,
     status,
-    ttfbMs: ctx.ttfbMs,
-    durationMs,
-    overheadMs: Math.max(0, durationMs - ctx.vendorMs),
+    ttfbMs: ctx.ttfbMs === undefined ? undefined : roundToMicroseconds(ctx.ttfbMs),
+    durationMs: roundToMicroseconds(durationMs),
+    overheadMs: roundToMicroseconds(Math.max(0, durationMs - ctx.vendorMs)),
     vendorCalls: ctx.vendorCalls,
     attempts: ctx.attempts,
     usage: ctx.usage,

@@ -46,6 +46,8 @@ describe('the usage event', () => {
     expect(got.client).toMatch(/127\.0\.0\.1$/);
     expect(got.overheadMs).toBeGreaterThanOrEqual(0);
     expect(got.overheadMs).toBeLessThanOrEqual(got.durationMs);
+    // Durations to the microsecond: three decimals at most.
+    for (const ms of [got.ttfbMs, got.durationMs, got.overheadMs]) expect(String(ms)).toMatch(/^\d+(\.\d{1,3})?$/);
     expect(got.failedTargets).toBeUndefined();
     expect(gw.sims.gemini.received.at(-1)?.url).toContain('gemini-2.5-flash');
   });
