@@ -29,7 +29,7 @@ export function createRequestLineFormatter(): (event: UsageEvent, time: number) 
       callerJson = readFields(JSON.stringify(caller));
     }
     const { requestId } = event;
-    const id = typeof requestId === 'string' ? `,"requestId":${JSON.stringify(requestId)}` : writeField(',"requestId":', requestId);
+    const id = typeof requestId === 'string' ? `,"requestId":${quoteJsonString(requestId)}` : writeField(',"requestId":', requestId);
     return (
       `{"level":30,"time":${timeText}${id}${callerJson}` +
       writeField(',"status":', event.status) +
@@ -50,6 +50,18 @@ export function createRequestLineFormatter(): (event: UsageEvent, time: number) 
       ',"msg":"request"}\n'
     );
   };
+}
+
+/**
+ * A string as `JSON.stringify` writes it: quoted as it is when every character is printable ASCII other than
+ * `"` and backslash (a request id, a UUID the gateway made), else by `JSON.stringify` (a call into V8's runtime).
+ */
+function quoteJsonString(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return JSON.stringify(text);
+  }
+  return `"${text}"`;
 }
 
 /** The members of a serialized object with a comma before them (`{"a":1}` gives `,"a":1`), or '' for `{}`. */
