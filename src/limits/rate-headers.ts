@@ -1,3 +1,4 @@
+import { formatWholeNumber } from '../lib/format-json-number.ts';
 import type { AdmitResult, WindowState } from './store.ts';
 
 /**
@@ -11,24 +12,24 @@ export function getRateHeaders(result: AdmitResult): Record<string, string> {
   if (requests && tokens) {
     return {
       'x-ratelimit-limit-requests': readLimitText(requests),
-      'x-ratelimit-remaining-requests': formatCount(requests.remaining),
+      'x-ratelimit-remaining-requests': formatWholeNumber(requests.remaining),
       'x-ratelimit-reset-requests': readResetText(requests),
       'x-ratelimit-limit-tokens': readLimitText(tokens),
-      'x-ratelimit-remaining-tokens': formatCount(tokens.remaining),
+      'x-ratelimit-remaining-tokens': formatWholeNumber(tokens.remaining),
       'x-ratelimit-reset-tokens': readResetText(tokens),
     };
   }
   if (requests) {
     return {
       'x-ratelimit-limit-requests': readLimitText(requests),
-      'x-ratelimit-remaining-requests': formatCount(requests.remaining),
+      'x-ratelimit-remaining-requests': formatWholeNumber(requests.remaining),
       'x-ratelimit-reset-requests': readResetText(requests),
     };
   }
   if (tokens) {
     return {
       'x-ratelimit-limit-tokens': readLimitText(tokens),
-      'x-ratelimit-remaining-tokens': formatCount(tokens.remaining),
+      'x-ratelimit-remaining-tokens': formatWholeNumber(tokens.remaining),
       'x-ratelimit-reset-tokens': readResetText(tokens),
     };
   }
@@ -52,23 +53,6 @@ function readText(texts: Map<number, string>, value: number, format: (value: num
   }
   return text;
 }
-
-/**
- * `String(count)`, made faster for whole numbers past V8's small integers (2^30: a token limit of billions):
- * V8 converts those as any double (a third of a microsecond), so they are written as two small halves.
- */
-export function formatCount(count: number): string {
-  if (count < SMALL_INTEGER || count >= Number.MAX_SAFE_INTEGER || !Number.isInteger(count)) return String(count);
-  // Exact below 2^53: the quotient of a number just below a multiple of 1e9 never rounds up to it (checked
-  // for every multiple; test/limits/rate-headers-order.test.ts tries numbers around them).
-  const high = Math.floor(count / 1e9);
-  const low = String(count - high * 1e9);
-  return `${high}${LOW_PADDING.slice(low.length)}${low}`;
-}
-
-/** Below this, whole numbers are V8's small integers (converted fast); the low half of {@link formatCount} always is. */
-const SMALL_INTEGER = 2 ** 30;
-const LOW_PADDING = '000000000';
 
 function readLimitText(state: WindowState): string {
   return readText(limitTexts, state.limit, String);

@@ -1,3 +1,4 @@
+import { formatWholeNumber } from '../lib/format-json-number.ts';
 import { formatRetryAfter } from '../routing/retry-after.ts';
 import type { RequestContext, VendorResponse } from './types.ts';
 
@@ -18,7 +19,7 @@ export function listResponseHeaders(ctx: RequestContext, response: VendorRespons
     const value = response.headers[name];
     if (value !== undefined && (contentLength === undefined || name !== 'content-length')) list.push(name, value);
   }
-  if (contentLength !== undefined) list.push('content-length', String(contentLength));
+  if (contentLength !== undefined) list.push('content-length', formatWholeNumber(contentLength));
   const retryAfter = formatRetryAfter(response.headers);
   if (retryAfter !== undefined) list.push('retry-after', retryAfter);
   return list;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatJsonNumber, roundToMicroseconds } from '../../src/lib/format-json-number.ts';
+import { formatJsonNumber, formatWholeNumber, roundToMicroseconds } from '../../src/lib/format-json-number.ts';
 
 describe('formatJsonNumber', () => {
   it('writes any number byte for byte as JSON.stringify does', () => {
@@ -29,6 +29,24 @@ describe('formatJsonNumber', () => {
     [1e15, '1000000000000000'], [1e21, '1e+21'], [-1.5, '-1.5'], [Number.NaN, 'null'], [Number.POSITIVE_INFINITY, 'null'],
   ])('writes %s as %s', (value, text) => {
     expect(formatJsonNumber(value)).toBe(text);
+  });
+});
+
+describe('formatWholeNumber', () => {
+  it('writes any number as String does: whole ones around every power of 1000 and multiple of a billion, fractions and negatives (left to String)', () => {
+    const nearPowers = fc.tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: -2, max: 2 })).map(([power, offset]) => 1000 ** power + offset);
+    const nearBillions = fc.tuple(fc.integer({ min: 1, max: 9_007_199 }), fc.integer({ min: -3, max: 3 })).map(([k, d]) => k * 1e9 + d);
+    const wholes = fc.oneof(fc.integer({ min: 0, max: 2 ** 31 }), fc.integer({ min: 0, max: 1e15 - 1 }), fc.maxSafeInteger(), nearPowers, nearBillions, fc.double(), fc.integer());
+    fc.assert(
+      fc.property(wholes, (value) => {
+        expect(formatWholeNumber(value)).toBe(String(value));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it.each([[0], [999], [1000], [1001], [999_999_999], [1e15 - 1], [1e15], [-1], [1.5], [Number.NaN], [2 ** 53]])('writes %s as String does', (value) => {
+    expect(formatWholeNumber(value)).toBe(String(value));
   });
 });
 

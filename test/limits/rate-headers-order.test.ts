@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatDuration, getRateHeaders } from '../../src/limits/rate-headers.ts';
+import { formatDuration, getRateHeaders } from '../../src/limits/rate-headers.ts';
 import type { AdmitResult, WindowState } from '../../src/limits/store.ts';
 
 /** The headers as getRateHeaders made them before its object literals (one window after the other, keys added by name): the reference. */
@@ -31,19 +31,6 @@ describe('the rate-limit headers of an admission', () => {
         for (const admit of results) expect(Object.entries(getRateHeaders(admit))).toEqual(Object.entries(getReferenceHeaders(admit)));
       }),
       { numRuns: 500 },
-    );
-  });
-});
-
-describe('formatCount', () => {
-  it('writes every number as String does, whole numbers past 2^30 and just below multiples of a billion included', () => {
-    const nearBillions = fc.tuple(fc.integer({ min: 1, max: 9_007_199 }), fc.integer({ min: -3, max: 3 })).map(([k, d]) => k * 1e9 + d);
-    const numbers = fc.oneof(fc.double(), fc.maxSafeNat(), fc.integer(), nearBillions, fc.constantFrom(2 ** 30, 2 ** 30 - 1, 2 ** 53 - 1, 2 ** 53, 1e21, -0, Number.NaN));
-    fc.assert(
-      fc.property(numbers, (n) => {
-        expect(formatCount(n)).toBe(String(n));
-      }),
-      { numRuns: 5000 },
     );
   });
 });
