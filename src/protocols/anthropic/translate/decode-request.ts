@@ -29,9 +29,9 @@ export function decodeAnthropicRequest(body: unknown, options: DecodeOptions): C
   if (top) system.push(top);
   const messages = readMessages(readList(body.messages, 'messages', true)!, system, policy, marks);
   const choice = readOptionalObject(body.tool_choice, 'tool_choice');
-  return {
+  // One literal with no spread in it: the properties after a spread are each defined through the runtime.
+  const request: CanonicalRequest = {
     system: system.length > 0 ? system.join('\n\n') : undefined,
-    ...(marks.last ? { systemCacheControl: marks.last } : {}),
     messages,
     tools: readTools(body.tools, policy),
     toolChoice: readToolChoice(choice),
@@ -47,6 +47,8 @@ export function decodeAnthropicRequest(body: unknown, options: DecodeOptions): C
     stream: options.stream ?? body.stream === true,
     includeUsage: false,
   };
+  if (marks.last) request.systemCacheControl = marks.last;
+  return request;
 }
 
 /** The last `cache_control` of the system blocks (the joined system prompt carries one breakpoint). */

@@ -5,6 +5,7 @@ import type { StreamDecoder } from '../../../translate/adapter.ts';
 import { isRecord, parseStreamEvent } from '../../../translate/helpers.ts';
 import { hasTextAt, NO_EVENTS, readJsonString, skipDigits } from '../../../translate/stream-text.ts';
 import { decodeAnthropicError, readAnthropicStop, readAnthropicUsage } from './response.ts';
+import { readMessageDelta, readMessageStart } from './stream-read-message.ts';
 
 /**
  * Decodes a messages stream: `message_start` (id, model, input usage), text and `tool_use` blocks with
@@ -23,7 +24,8 @@ export function createAnthropicStreamDecoder(): StreamDecoder {
     decode(event: SseEvent): readonly StreamEvent[] {
       // Pings and block ends carry nothing the canonical stream needs, nor does the end of the message
       // beyond being there, nor the usual empty text block start: none of them is parsed. Plain text
-      // deltas are read in place. (The event name picks the check: each check of the data costs.)
+      // deltas and the message events are read in place (stream-read-message.ts). (The event name picks
+      // the check: each check of the data costs.)
       const name = event.event;
       if (name === 'content_block_delta' || name === undefined) {
         const text = readTextDelta(event.data);
@@ -39,6 +41,14 @@ export function createAnthropicStreamDecoder(): StreamDecoder {
         return NO_EVENTS;
       }
       if ((name === 'content_block_start' || name === undefined) && isEmptyTextStart(event.data)) return NO_EVENTS;
+      if (name === 'message_start' || name === undefined) {
+        const events = readMessageStart(event.data);
+        if (events !== undefined) return events;
+      }
+      if (name === 'message_delta' || name === undefined) {
+        const events = readMessageDelta(event.data);
+        if (events !== undefined) return events;
+      }
       const data = parseStreamEvent(event.data);
       const type = typeof data.type === 'string' ? data.type : event.event;
       switch (type) {
