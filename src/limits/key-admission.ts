@@ -3,7 +3,7 @@ import type { BudgetSpec } from '../config/types.ts';
 import type { GatewayError } from '../errors.ts';
 import { BUDGET_HEADER, formatUsd, getBudgetPeriod, toNano } from './budget-period.ts';
 import type { Admission, UsageBound } from './admission.ts';
-import { getRateHeaders } from './rate-headers.ts';
+import { assignRateHeaders, getRateHeaders } from './rate-headers.ts';
 import type { LocalLimitStore, LocalReservation, LocalReserveResult } from './local-store.ts';
 import type { AdmitResult, BudgetRequest, LimitStore, ReserveRequest, ReserveResult } from './store.ts';
 
@@ -72,6 +72,12 @@ export class KeyAdmission implements Admission {
     this.countsSpend = limits.budget !== undefined;
     this.headers = headers;
     this.slots = slots;
+  }
+
+  copyHeaders(target: Record<string, string>): void {
+    // Until a reservation is made the headers are those getRateHeaders made (accept changes them).
+    if (this.reservation === 0) assignRateHeaders(target, this.headers);
+    else Object.assign(target, this.headers);
   }
 
   reserve(bound: UsageBound): void | Promise<void> {
