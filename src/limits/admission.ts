@@ -13,6 +13,8 @@ export interface UsageBound {
 export interface Admission {
   /** The gateway's `x-ratelimit-*` (and budget) headers for the response (empty when the key has no limits). */
   readonly headers: Record<string, string>;
+  /** Copies {@link headers} onto `target` as `Object.assign(target, headers)` does (same names, values and order). */
+  copyHeaders(target: Record<string, string>): void;
   /** Whether {@link charge} counts: false when the key has neither a token limit nor a budget (then usage need not be read). */
   readonly countsTokens: boolean;
   /** Whether {@link charge} needs the request's cost: the key has a budget. */

@@ -3,8 +3,8 @@ import type { BudgetSpec } from '../config/types.ts';
 import type { GatewayError } from '../errors.ts';
 import { BUDGET_HEADER, formatUsd, getBudgetPeriod, toNano } from './budget-period.ts';
 import type { Admission, UsageBound } from './admission.ts';
-import { getRateHeaders } from './rate-headers.ts';
-import type { LocalLimitStore } from './local-store.ts';
+import { assignRateHeaders, getRateHeaders } from './rate-headers.ts';
+import type { LocalLimitStore, LocalReservation, LocalReserveResult } from './local-store.ts';
 import type { AdmitResult, BudgetRequest, LimitStore, ReserveRequest, ReserveResult } from './store.ts';
 
 /** A key's limits as the limiter resolved them (0: none). */
@@ -24,6 +24,7 @@ export interface SlotTaker {
   windowMs: number;
   /** Takes `slot` of key `id` in the store: true when taken, false when admitted unchecked; throws a 429 when full. */
   take(id: string, concurrency: number, slot: string, headers: Record<string, string>): Promise<boolean>;
+  /** A new unique name for a slot or reservation in a store behind a network (a local store needs none). */
   newSlot(): string;
   /** Reserves in the store (undefined: admitted unchecked, fail-open; a 503 when fail-closed). */
   reserve(request: ReserveRequest): Promise<ReserveResult | undefined>;
@@ -33,9 +34,10 @@ export interface SlotTaker {
   refuse(result: AdmitResult, headers: Record<string, string>): GatewayError;
 }
 
-/** A taken reservation, settled by {@link KeyAdmission.charge}. */
+/** A taken reservation, settled by {@link KeyAdmission.charge}: named by its entry, or by its local store's handle. */
 interface Held {
-  entry: string;
+  entry?: string;
+  reservation?: LocalReservation;
   tokens: number;
   nano: number;
   budget?: BudgetRequest;
@@ -50,7 +52,10 @@ export class KeyAdmission implements Admission {
   private readonly id: string;
   private readonly limits: KeyLimits;
   private readonly slots: SlotTaker;
+  /** The slot's name in a store behind a network (a local store counts slots: no name). */
   private slot?: string;
+  /** Whether a slot is taken and not yet freed: freed once, by {@link release}. */
+  private holdsSlot = false;
   private released = false;
   /** 0: nothing reserved yet, 1: reservation under way, 2: done (taken, refused or unchecked). */
   private reservation = 0;
@@ -69,6 +74,12 @@ export class KeyAdmission implements Admission {
     this.slots = slots;
   }
 
+  copyHeaders(target: Record<string, string>): void {
+    // Until a reservation is made the headers are those getRateHeaders made (accept changes them).
+    if (this.reservation === 0) assignRateHeaders(target, this.headers);
+    else Object.assign(target, this.headers);
+  }
+
   reserve(bound: UsageBound): void | Promise<void> {
     const { tpm, budget } = this.limits;
     if ((tpm === 0 && !budget) || this.reservation !== 0) return undefined;
@@ -76,18 +87,18 @@ export class KeyAdmission implements Admission {
     const period = budget ? getBudgetPeriod(budget, Date.now()) : undefined;
     const tokens = tpm > 0 && bound.tokens > 0 ? Math.ceil(bound.tokens) : 0;
     const nano = budget ? Math.min(toNano(bound.costUsd), toNano(budget.reserveUsd ?? Number.POSITIVE_INFINITY)) : 0;
-    const entry = this.slots.newSlot();
-    const request = { id: this.id, entry, tpm, tokens, windowMs: this.slots.windowMs, budget: period, costNano: nano };
     const { local } = this.slots;
     if (local) {
       this.reservation = 2;
       try {
-        this.accept(local.reserve(request), entry, tokens, nano, period);
+        this.accept(local.reserve({ id: this.id, tpm, tokens, windowMs: this.slots.windowMs, budget: period, costNano: nano }), undefined, tokens, nano, period);
         return undefined;
       } catch (error) {
         return Promise.reject(error);
       }
     }
+    const entry = this.slots.newSlot();
+    const request = { id: this.id, entry, tpm, tokens, windowMs: this.slots.windowMs, budget: period, costNano: nano };
     const done = () => {
       this.reservation = 2;
       if (this.final) this.settle(...this.final);
@@ -105,9 +116,9 @@ export class KeyAdmission implements Admission {
     });
   }
 
-  /** Holds a taken reservation and sets the headers of its result; throws the 429 of a refused one. */
-  private accept(result: ReserveResult | undefined, entry: string, tokens: number, nano: number, period: BudgetRequest | undefined): void {
-    if (result?.verdict === 'ok') this.held = { entry, tokens, nano, budget: period };
+  /** Holds a taken reservation (named by `entry`, or by the local result's handle) and sets the headers of its result; throws the 429 of a refused one. */
+  private accept(result: LocalReserveResult | ReserveResult | undefined, entry: string | undefined, tokens: number, nano: number, period: BudgetRequest | undefined): void {
+    if (result?.verdict === 'ok') this.held = { entry, reservation: (result as LocalReserveResult).reservation, tokens, nano, budget: period };
     if (!result) return;
     // The token headers stay those of the check before the body, unless the reservation is refused.
     if (result.tokens && result.verdict === 'tpm') Object.assign(this.headers, getRateHeaders({ verdict: 'tpm', tokens: result.tokens }));
@@ -118,27 +129,28 @@ export class KeyAdmission implements Admission {
   }
 
   acquire(): void | Promise<void> {
-    if (this.limits.concurrency === 0 || this.released || this.slot !== undefined) return undefined;
-    const slot = this.slots.newSlot();
+    if (this.limits.concurrency === 0 || this.released || this.holdsSlot) return undefined;
     const { local } = this.slots;
     if (local) {
-      const result = local.admit({ id: this.id, concurrency: this.limits.concurrency, windowMs: this.slots.windowMs, slot });
-      if (result.verdict !== 'ok') return Promise.reject(this.slots.refuse(result, this.headers));
-      this.slot = slot;
+      const refused = local.takeSlot(this.id, this.limits.concurrency);
+      if (refused) return Promise.reject(this.slots.refuse(refused, this.headers));
+      this.holdsSlot = true;
       return undefined;
     }
+    const slot = this.slots.newSlot();
     return this.slots.take(this.id, this.limits.concurrency, slot, this.headers).then((taken) => {
       if (!taken) return;
       this.slot = slot;
+      this.holdsSlot = true;
       // The request ended (the client left) while the slot was being taken: give it back at once.
-      if (this.released) this.freeSlot(slot);
+      if (this.released) this.freeSlot();
     });
   }
 
   release(): void {
     if (this.released) return;
     this.released = true;
-    if (this.slot !== undefined) this.freeSlot(this.slot);
+    if (this.holdsSlot) this.freeSlot();
   }
 
   charge(tokens: number, costUsd = 0): void {
@@ -162,23 +174,21 @@ export class KeyAdmission implements Admission {
       return;
     }
     this.held = undefined;
-    const settle = {
-      id: this.id,
-      entry: held.entry,
-      tpm: this.limits.tpm,
-      reservedTokens: held.tokens,
-      tokens,
-      windowMs: this.slots.windowMs,
-      budget: held.budget,
-      reservedNano: held.nano,
-      costNano: held.budget ? toNano(costUsd) : 0,
-    };
-    if (this.slots.local) this.slots.local.settle(settle);
-    else this.slots.store.settle(settle).catch((error) => this.log.debug({ err: error }, 'token charge failed'));
+    const { id, slots } = this;
+    const { tpm } = this.limits;
+    const costNano = held.budget ? toNano(costUsd) : 0;
+    const { windowMs, local } = slots;
+    if (local) {
+      local.settle({ id, reservation: held.reservation, tpm, reservedTokens: held.tokens, tokens, windowMs, budget: held.budget, reservedNano: held.nano, costNano });
+      return;
+    }
+    const settle = { id, entry: held.entry!, tpm, reservedTokens: held.tokens, tokens, windowMs, budget: held.budget, reservedNano: held.nano, costNano };
+    slots.store.settle(settle).catch((error) => this.log.debug({ err: error }, 'token charge failed'));
   }
 
-  private freeSlot(slot: string): void {
-    if (this.slots.local) this.slots.local.release(this.id, slot);
-    else this.slots.store.release(this.id, slot).catch((error) => this.log.debug({ err: error }, 'slot release failed'));
+  private freeSlot(): void {
+    this.holdsSlot = false;
+    if (this.slots.local) this.slots.local.freeSlot(this.id);
+    else this.slots.store.release(this.id, this.slot!).catch((error) => this.log.debug({ err: error }, 'slot release failed'));
   }
 }

@@ -38,6 +38,7 @@ const NO_LIMITS: Admission = Object.freeze({
   headers: Object.freeze({}) as Record<string, string>,
   countsTokens: false,
   countsSpend: false,
+  copyHeaders() {},
   reserve() {},
   acquire() {},
   release() {},

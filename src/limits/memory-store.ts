@@ -1,7 +1,7 @@
 import { createBudgetLedger, type BudgetLedger } from './budget-ledger.ts';
-import { defineLocalStore, type LocalLimitStore } from './local-store.ts';
+import { defineLocalStore, type LocalLimitStore, type LocalReservation, type LocalReserveRequest, type LocalReserveResult } from './local-store.ts';
 import { TARGET_STALE_MS } from './store.ts';
-import type { AdmitRequest, AdmitResult, LimitStore, ReserveRequest, ReserveResult, SettleRequest, TargetStatus, WindowState } from './store.ts';
+import type { AdmitRequest, AdmitResult, LimitStore, ReserveResult, SettleRequest, TargetStatus, WindowState } from './store.ts';
 import { addEntry, readLog, toLogState, type TokenLog } from './token-log.ts';
 
 /** Options of {@link createMemoryStore}. */
@@ -22,7 +22,13 @@ interface TargetRecord {
   staleAt: number;
 }
 
-/** The unsettled reservations of one key window: entry -> the run it is counted in. */
+/** A key's concurrency slots: named ({@link LimitStore.admit}), and counted ({@link LocalLimitStore.takeSlot}: no string per request). */
+interface Slots {
+  named: Set<string>;
+  counted: number;
+}
+
+/** The unsettled reservations of one key window taken by entry name ({@link LimitStore.reserve}): entry -> the run it is counted in. */
 interface Reservations {
   runs: Map<string, number>;
   /** How many there may be before those whose run has left the window are swept. */
@@ -39,10 +45,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore 
   const now = options.now ?? Date.now;
   const requests = new Map<string, TokenLog>();
   const tokens = new Map<string, TokenLog>();
-  /** The run each unsettled token reservation is counted in, per key window (dropped with it). */
+  /** The run each unsettled token reservation named by an entry is counted in, per key window (dropped with it). */
   const reservations = new WeakMap<TokenLog, Reservations>();
   const budgets: BudgetLedger = createBudgetLedger(options.budgetFile);
-  const slots = new Map<string, Set<string>>();
+  const slots = new Map<string, Slots>();
   const targets = new Map<string, TargetRecord>();
 
   function admitNow(request: AdmitRequest): AdmitResult {
@@ -55,7 +61,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore 
     let verdict: AdmitResult['verdict'] = 'ok';
     if (requestWindow && requestWindow.used >= rpm) verdict = 'rpm';
     else if (tokenWindow && tokenWindow.used >= tpm) verdict = 'tpm';
-    else if (held && held.size >= concurrency) verdict = 'concurrency';
+    else if (held && held.named.size + held.counted >= concurrency) verdict = 'concurrency';
 
     let requestState: WindowState | undefined;
     if (rpm > 0) {
@@ -66,16 +72,34 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore 
       }
       requestState = toLogState(verdict === 'ok', rpm, window, time);
     }
-    if (held && verdict === 'ok' && request.slot) held.add(request.slot);
+    if (held && verdict === 'ok' && request.slot) held.named.add(request.slot);
     return {
       verdict,
       requests: requestState,
       tokens: tpm > 0 ? toLogState(verdict !== 'tpm', tpm, tokenWindow, time) : undefined,
-      concurrency: held ? { limit: concurrency, inUse: held.size } : undefined,
+      concurrency: held ? { limit: concurrency, inUse: held.named.size + held.counted } : undefined,
     };
   }
 
-  function reserveNow(request: ReserveRequest): ReserveResult {
+  /** Admits one more request of `id` unless `concurrency` are in use (the local form of a check with a slot). */
+  function takeSlot(id: string, concurrency: number): AdmitResult | undefined {
+    const held = getSlots(slots, id);
+    const inUse = held.named.size + held.counted;
+    if (inUse >= concurrency) return { verdict: 'concurrency', concurrency: { limit: concurrency, inUse } };
+    held.counted++;
+    return undefined;
+  }
+
+  function freeSlot(id: string): void {
+    const held = slots.get(id);
+    if (held && held.counted > 0) held.counted--;
+  }
+
+  /**
+   * Reserves; a token reservation taken is remembered under `entry` (the promise API) or, without one,
+   * answered as the result's handle (the limiter in this process keeps it until it settles).
+   */
+  function reserveNow(request: LocalReserveRequest, entry: string | undefined): LocalReserveResult {
     const time = now();
     const { tpm, budget } = request;
     const log = tpm > 0 ? readLog(tokens, request.id, time) : undefined;
@@ -84,12 +108,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore 
     if (log && log.used >= tpm) verdict = 'tpm';
     else if (budget && (spent >= budget.limitNano || spent + request.costNano > budget.limitNano)) verdict = 'budget';
     let window = log;
+    let reservation: LocalReservation | undefined;
     if (verdict === 'ok' && tpm > 0 && request.tokens > 0) {
       const run = addEntry(tokens, request.id, Math.round(request.tokens), time + request.windowMs);
       window = tokens.get(request.id)!;
-      holdReservation(window, request.entry, run);
+      if (entry !== undefined) holdReservation(window, entry, run);
+      else reservation = { window, run };
     }
-    const result: ReserveResult = { verdict };
+    const result: LocalReserveResult = { verdict };
+    if (reservation) result.reservation = reservation;
     if (tpm > 0) result.tokens = toLogState(verdict !== 'tpm', tpm, window, time);
     if (budget) result.spentNano = verdict === 'ok' ? budgets.add(request.id, budget, request.costNano) : spent;
     return result;
@@ -109,18 +136,27 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore 
     held.runs.set(entry, run);
   }
 
+  /** The run of the reservation named `entry` in `log`, forgotten as it is settled (undefined: none). */
+  function takeReservation(log: TokenLog, entry: string): number | undefined {
+    const held = reservations.get(log)?.runs;
+    const run = held?.get(entry);
+    if (run !== undefined) held!.delete(entry);
+    return run;
+  }
+
   /**
-   * Replaces a reservation by the real count while it is still in its window; once it has left, only the
-   * excess over the reservation is charged, counted from now.
+   * Replaces a reservation, named by `entry` (the promise API) or by its handle, by the real count while it
+   * is still in its window; once it has left, only the excess over the reservation is charged, from now.
    */
-  function settleNow(request: SettleRequest): void {
+  function settleNow(request: Omit<SettleRequest, 'entry'>, entry: string | undefined, reservation: LocalReservation | undefined): void {
     if (request.tpm > 0) {
       const time = now();
       const tokensUsed = Math.round(request.tokens);
       const log = readLog(tokens, request.id, time);
-      const held = log && reservations.get(log)?.runs;
-      const run = held?.get(request.entry);
-      if (run !== undefined) held!.delete(request.entry);
+      let run: number | undefined;
+      if (log && entry !== undefined) run = takeReservation(log, entry);
+      // A window emptied and made again is another object: the reservation's run has left with the old one.
+      else if (log && reservation?.window === log) run = reservation.run;
       if (run === undefined || !log!.replace(run, request.reservedTokens, tokensUsed)) {
         if (tokensUsed > request.reservedTokens) addEntry(tokens, request.id, tokensUsed - request.reservedTokens, time + request.windowMs);
       }
@@ -133,7 +169,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore 
   }
 
   function releaseNow(id: string, slot: string): void {
-    slots.get(id)?.delete(slot);
+    slots.get(id)?.named.delete(slot);
   }
 
   function checkTargetNow(id: string, leaseMs: number): TargetStatus {
@@ -165,13 +201,20 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LimitStore 
     return { state: 'ready', failures: record.failures, retryInMs: 0 };
   }
 
-  const local: LocalLimitStore = { admit: admitNow, reserve: reserveNow, settle: settleNow, charge: chargeNow, release: releaseNow };
+  const local: LocalLimitStore = {
+    admit: admitNow,
+    takeSlot,
+    freeSlot,
+    reserve: (request) => reserveNow(request, undefined),
+    settle: (request) => settleNow(request, undefined, request.reservation),
+    charge: chargeNow,
+  };
   return defineLocalStore(local, {
     failOpen: true,
     admit: async (request) => admitNow(request),
     charge: async (id, amount, windowMs) => chargeNow(id, amount, windowMs),
-    reserve: async (request) => reserveNow(request),
-    settle: async (request) => settleNow(request),
+    reserve: async (request) => reserveNow(request, request.entry),
+    settle: async (request) => settleNow(request, request.entry, undefined),
     release: async (id, slot) => releaseNow(id, slot),
     checkTarget: async (id, leaseMs) => checkTargetNow(id, leaseMs),
     failTarget: async (id, threshold, cooldownMs) => failTargetNow(id, threshold, cooldownMs),
@@ -200,8 +243,8 @@ function readTarget(map: Map<string, TargetRecord>, id: string, time: number): T
   return record;
 }
 
-function getSlots(map: Map<string, Set<string>>, id: string): Set<string> {
-  let set = map.get(id);
-  if (!set) map.set(id, (set = new Set()));
-  return set;
+function getSlots(map: Map<string, Slots>, id: string): Slots {
+  let held = map.get(id);
+  if (!held) map.set(id, (held = { named: new Set(), counted: 0 }));
+  return held;
 }

@@ -37,6 +37,26 @@ export function getRateHeaders(result: AdmitResult): Record<string, string> {
 }
 
 /**
+ * `Object.assign(target, headers)` for `headers` made by {@link getRateHeaders} (any other name in them is
+ * not copied): each header stored by its written-out name, which V8 caches per shape, where Object.assign
+ * looks every name up in the target's shape (1.5K instructions for six headers, a fifth of that here).
+ */
+export function assignRateHeaders(target: Record<string, string>, headers: Readonly<Record<string, string>>): void {
+  const limitRequests = headers['x-ratelimit-limit-requests'];
+  if (limitRequests !== undefined) {
+    target['x-ratelimit-limit-requests'] = limitRequests;
+    target['x-ratelimit-remaining-requests'] = headers['x-ratelimit-remaining-requests'];
+    target['x-ratelimit-reset-requests'] = headers['x-ratelimit-reset-requests'];
+  }
+  const limitTokens = headers['x-ratelimit-limit-tokens'];
+  if (limitTokens !== undefined) {
+    target['x-ratelimit-limit-tokens'] = limitTokens;
+    target['x-ratelimit-remaining-tokens'] = headers['x-ratelimit-remaining-tokens'];
+    target['x-ratelimit-reset-tokens'] = headers['x-ratelimit-reset-tokens'];
+  }
+}
+
+/**
  * The texts of recent limits and reset durations, which repeat request after request (a key's limits; the
  * reset of a window the request was just counted in is the whole window): made once, not per request.
  * Bounded: emptied when full.

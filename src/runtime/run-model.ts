@@ -40,22 +40,22 @@ function reserveThenRun(ctx: GatewayContext, services: Services, dispatch: Dispa
   try {
     reserving = admission.reserve(estimateReservation(ctx.route.op, model, input.body, input.raw?.length ?? 0));
   } catch (error) {
-    Object.assign(ctx.headers, admission.headers);
+    admission.copyHeaders(ctx.headers);
     throw error;
   }
   // A store in this process reserves at once (no promise). A reservation taken changes the headers copied
   // when the request was admitted (serve-request.ts) only by a budget's header: copied again for a budget alone.
   if (!reserving) {
-    if (admission.countsSpend) Object.assign(ctx.headers, admission.headers);
+    if (admission.countsSpend) admission.copyHeaders(ctx.headers);
     return runTargets(ctx, services, dispatch, input, model);
   }
   return reserving.then(
     () => {
-      if (admission.countsSpend) Object.assign(ctx.headers, admission.headers);
+      if (admission.countsSpend) admission.copyHeaders(ctx.headers);
       return runTargets(ctx, services, dispatch, input, model);
     },
     (error: unknown) => {
-      Object.assign(ctx.headers, admission.headers);
+      admission.copyHeaders(ctx.headers);
       throw error;
     },
   );

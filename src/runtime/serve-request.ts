@@ -52,7 +52,7 @@ function serveAdmitted(
   ctx.admission = admission;
   // The client left while its limits were being checked: the close handler has run already.
   if (ctx.abortSource.aborted) admission.release();
-  Object.assign(ctx.headers, admission.headers);
+  admission.copyHeaders(ctx.headers);
   const { route, req } = ctx;
   if (route.model.from === 'none' && !route.native) return serveModelless(ctx, dispatch, admission);
   const formBody = route.body === 'multipart' || (route.multipart === true && isMultipartContentType(req.headers['content-type']));

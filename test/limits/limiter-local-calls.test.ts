@@ -13,6 +13,7 @@ import { makeKey } from './limiter-keys.ts';
 
 const { log } = createLogCapture();
 const METHODS = ['admit', 'reserve', 'settle', 'charge', 'release'] as const;
+const LOCAL_METHODS = ['admit', 'takeSlot', 'freeSlot', 'reserve', 'settle', 'charge'] as const;
 
 /** A memory store whose promise methods record each call (replaced on the store object itself, so it stays local). */
 function createWatchedStore() {
@@ -26,7 +27,7 @@ function createWatchedStore() {
   const local = getLocalStore(store)!;
   const immediate: string[] = [];
   const calls = local as unknown as Record<string, (...args: unknown[]) => unknown>;
-  for (const name of METHODS) {
+  for (const name of LOCAL_METHODS) {
     const op = calls[name];
     calls[name] = (...args) => (immediate.push(name), op(...args));
   }
@@ -49,7 +50,7 @@ describe('the limiter on a store in this process', () => {
     const third = await limiter.admit(makeKey('charged', { tpm: 100 }));
     third.charge(30);
     expect(promised).toEqual([]);
-    expect(immediate).toEqual(['admit', 'admit', 'admit', 'reserve', 'admit', 'reserve', 'release', 'settle', 'admit', 'charge']);
+    expect(immediate).toEqual(['admit', 'admit', 'takeSlot', 'reserve', 'takeSlot', 'reserve', 'freeSlot', 'settle', 'admit', 'charge']);
     const state = getLocalStore(store)!.admit({ id: 'watched', tpm: 100, concurrency: 1, windowMs: 10_000 });
     expect(state).toMatchObject({ verdict: 'ok', tokens: { remaining: 60 }, concurrency: { inUse: 0 } });
   });

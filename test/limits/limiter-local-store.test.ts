@@ -56,6 +56,21 @@ describe('the limiter on a store in this process', () => {
     expect(spent.headers).toMatchObject({ 'x-ratelimit-remaining-tokens': '0' });
   });
 
+  it('frees a slot once however often its request is released (the store counts slots, it names none)', async () => {
+    const limiter = createLimiter(createMemoryStore(), {}, { log });
+    const key = makeKey('released-twice', { concurrency: 2 });
+    const [a, b, c, d] = [await limiter.admit(key), await limiter.admit(key), await limiter.admit(key), await limiter.admit(key)];
+    expect([a.acquire(), b.acquire()]).toEqual([undefined, undefined]);
+    a.release();
+    a.release();
+    expect(c.acquire()).toBeUndefined();
+    expect((await getRefusal(d.acquire())).status).toBe(429);
+    // Released before it took one: it takes none, and frees none.
+    a.acquire();
+    b.release();
+    expect(d.acquire()).toBeUndefined();
+  });
+
   it('goes through the methods of a wrapper made by spreading the store, with promises', async () => {
     const inner = createMemoryStore();
     const asked: string[] = [];
