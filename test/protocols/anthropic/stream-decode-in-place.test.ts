@@ -91,4 +91,13 @@ describe('messages stream decoder, in-place reads', () => {
     expect(decoder.done).toBe(true);
     expect(decode(delta, 'message_start')).toEqual([{ type: 'text', text: 'a' }]);
   });
+  test('a block 0 delta whose literal has no quote or backslash (raw control characters too) is its text as written, as for any other block', () => {
+    const plain = fc.string({ unit: 'binary' }).map((text) => text.replace(/["\\]/g, ''));
+    fc.assert(fc.property(plain, fc.constantFrom(0, 1, 10), (text, index) => {
+      const data = `{"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":"${text}"}}`;
+      expect(decode(data, 'content_block_delta')).toEqual(text ? [{ type: 'text', text }] : []);
+      expect(decode(data)).toEqual(decode(data, 'content_block_delta'));
+    }));
+    expect(decode('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\\"b"}}', 'content_block_delta')).toEqual([{ type: 'text', text: 'a"b' }]);
+  });
 });

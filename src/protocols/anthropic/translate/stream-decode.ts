@@ -111,6 +111,10 @@ const TEXT_DELTA_FIELD = ',"delta":{"type":"text_delta","text":';
 /** The head of a text delta of block 0 (most text deltas): one comparison instead of two and a digit scan. */
 const FIRST_TEXT_DELTA_HEAD = `${TEXT_DELTA_HEAD}0${TEXT_DELTA_FIELD}`;
 const BRACE_CLOSE = 0x7d;
+/** A text delta of block 0 whose literal has no quote or backslash inside: what readTextDelta reads, in one match. */
+const FIRST_PLAIN_TEXT_DELTA = /^\{"type":"content_block_delta","index":0,"delta":\{"type":"text_delta","text":"[^"\\]*"\}\}$/;
+/** What follows the text of such a delta: its closing quote and two braces. */
+const PLAIN_TEXT_DELTA_TAIL = 3;
 
 /**
  * The text of a `text_delta` event written the way the API writes it (most events of a stream), read
@@ -119,6 +123,9 @@ const BRACE_CLOSE = 0x7d;
  * makes a string: the block 0 head is compared in one, the closing braces by character.)
  */
 function readTextDelta(data: string): string | undefined {
+  // Block 0 with a literal free of quotes and escapes (the usual delta): one match of the whole event,
+  // the text sliced from between its constant parts.
+  if (FIRST_PLAIN_TEXT_DELTA.test(data)) return data.slice(FIRST_TEXT_DELTA_HEAD.length + 1, data.length - PLAIN_TEXT_DELTA_TAIL);
   let text: number;
   if (hasTextAt(data, FIRST_TEXT_DELTA_HEAD, 0)) text = FIRST_TEXT_DELTA_HEAD.length;
   else {
