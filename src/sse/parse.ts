@@ -4,6 +4,7 @@
  * are not SSE fields (e.g. a plain JSON error body sent on an event stream) are kept as "stray" text so a
  * caller can still read them.
  */
+import { isAscii } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 
@@ -60,12 +61,14 @@ class SseReader implements SseParser {
    * The text of a read. A read that ends in an ASCII byte (an SSE read ends with a line end) holds no
    * character cut at its end: while no earlier read did, it is decoded as it is, which is what a
    * StringDecoder gives for it. The decoder (a Buffer of its own) is made at the first read that may end
-   * inside a character, and reads every chunk after it.
+   * inside a character, and reads every chunk after it. A read of ASCII bytes only (JSON envelopes
+   * and English text) is the same text as latin1, which is copied, not decoded: for the bench's ~3 KB
+   * translated stream, 2.9K instructions in node's string making instead of 1.9K (callgrind).
    */
   #decode(chunk: Buffer): string {
     if (this.#decoder === undefined) {
       if (chunk.length === 0) return '';
-      if (chunk[chunk.length - 1] < 0x80) return chunk.toString('utf8');
+      if (chunk[chunk.length - 1] < 0x80) return isAscii(chunk) ? chunk.toString('latin1') : chunk.toString('utf8');
       this.#decoder = new StringDecoder('utf8');
     }
     return this.#decoder.write(chunk);

@@ -52,4 +52,13 @@ describe('SSE parser reads', () => {
     const { events } = parse([bytes.subarray(0, 9), bytes.subarray(9, cut), bytes.subarray(cut)], false);
     expect(events.map((event) => event.data)).toEqual(['a', 'é👋']);
   });
+  test('reads of any bytes, ASCII only (copied as latin1) or not, give what the StringDecoder text gives', () => {
+    const lines = fc.constantFrom(...[10, 13, 10, 10].map((byte) => [byte]), [...Buffer.from('data: ')], [...Buffer.from('event: e\n')]);
+    const ascii = fc.array(fc.integer({ min: 0, max: 0x7f }), { maxLength: 12 });
+    const any = fc.array(fc.integer({ min: 0, max: 0xff }), { maxLength: 4 });
+    fc.assert(fc.property(fc.array(fc.oneof(lines, ascii, ascii, any), { maxLength: 16 }), fc.array(fc.nat(), { maxLength: 6 }), (parts, cuts) => {
+      const pieces = split(Buffer.from(parts.flat()), cuts);
+      expect(parse(pieces, false)).toEqual(parse(pieces, true));
+    }), { numRuns: 2000 });
+  });
 });

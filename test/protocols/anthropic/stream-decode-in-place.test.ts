@@ -62,4 +62,42 @@ describe('messages stream decoder, in-place reads', () => {
     ].map((data) => [...decoder.decode({ data })]);
     expect(events).toEqual([[], [{ type: 'tool_call_start', index: 0, id: 't1', name: 'f' }], [{ type: 'tool_call_delta', index: 0, arguments: '{"a":1}' }]]);
   });
+  test('whatever the name (but the three the name alone decides), an event read in place decodes as its full parse', () => {
+    const names = fc.oneof(
+      fc.constantFrom(undefined, 'content_block_delta', 'content_block_start', 'message_start', 'message_delta', 'error', 'content_block_stoq', 'message_stoq', 'pinh'),
+      fc.string(),
+    );
+    const usage = fc.record({ input_tokens: fc.nat(), output_tokens: fc.nat(), cache_read_input_tokens: fc.nat(), cache_creation_input_tokens: fc.nat() });
+    const datas = fc.oneof(
+      fc.tuple(fc.string({ unit: 'binary' }), fc.nat(12)).map(([text, index]) => JSON.stringify({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } })),
+      fc.nat(12).map((index) => JSON.stringify({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } })),
+      fc.tuple(fc.string(), fc.string(), usage).map(([id, model, use]) =>
+        JSON.stringify({ type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: use } })),
+      fc.tuple(fc.constantFrom('end_turn', 'max_tokens', 'stop_sequence', null), fc.option(fc.string()), usage).map(([reason, sequence, use]) =>
+        JSON.stringify({ type: 'message_delta', delta: { stop_reason: reason, stop_sequence: sequence }, usage: use })),
+    );
+    fc.assert(fc.property(names, datas, (name, data) => {
+      // A space before the object: no in-place read takes it, the full parse gives the same object.
+      expect(decode(data, name)).toEqual(decode(` ${data}`, name));
+    }));
+  });
+
+  test('the names that decide alone: ping and block stop give nothing, message stop ends the stream, whatever the data', () => {
+    const delta = '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}}';
+    expect(decode(delta, 'ping')).toEqual([]);
+    expect(decode(delta, 'content_block_stop')).toEqual([]);
+    const decoder = createAnthropicStreamDecoder();
+    expect([...decoder.decode({ event: 'message_stop', data: delta })]).toEqual([]);
+    expect(decoder.done).toBe(true);
+    expect(decode(delta, 'message_start')).toEqual([{ type: 'text', text: 'a' }]);
+  });
+  test('a block 0 delta whose literal has no quote or backslash (raw control characters too) is its text as written, as for any other block', () => {
+    const plain = fc.string({ unit: 'binary' }).map((text) => text.replace(/["\\]/g, ''));
+    fc.assert(fc.property(plain, fc.constantFrom(0, 1, 10), (text, index) => {
+      const data = `{"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":"${text}"}}`;
+      expect(decode(data, 'content_block_delta')).toEqual(text ? [{ type: 'text', text }] : []);
+      expect(decode(data)).toEqual(decode(data, 'content_block_delta'));
+    }));
+    expect(decode('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\\"b"}}', 'content_block_delta')).toEqual([{ type: 'text', text: 'a"b' }]);
+  });
 });

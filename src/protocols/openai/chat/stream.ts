@@ -77,6 +77,8 @@ function readChoice(choice: Record<string, any>, toolIndexes: Map<number, number
 
 /** The first chunk's delta, as JSON.stringify writes `{ role: 'assistant', content: '' }`. */
 const ROLE_DELTA = '{"role":"assistant","content":""}';
+/** A plain text chunk's delta up to its content's opening quote. */
+const TEXT_OPEN = '{"content":"';
 /** What follows a chunk's delta when it has no finish reason. */
 const OPEN_END = ',"logprobs":null,"finish_reason":null}]}\n\n';
 /** A plain text chunk's delta from its content's closing quote on. */
@@ -119,8 +121,10 @@ class ChatStreamEncoder implements StreamEncoder {
     private readonly request: CanonicalRequest,
   ) {
     this.id = withIdPrefix('chatcmpl-', meta.id);
-    this.head = ['data: {"id":', writeJsonString(this.id), ',"object":"chat.completion.chunk","created":', meta.created, ',"model":', writeJsonString(meta.model), ',"choices":[{"index":0,"delta":'].join('');
-    this.textHead = [this.head, '{"content":"'].join('');
+    // One join for both: the envelope is the text head short of its content's opening (a slice of a flat
+    // string is read as one piece too).
+    this.textHead = ['data: {"id":', writeJsonString(this.id), ',"object":"chat.completion.chunk","created":', meta.created, ',"model":', writeJsonString(meta.model), ',"choices":[{"index":0,"delta":', TEXT_OPEN].join('');
+    this.head = this.textHead.slice(0, -TEXT_OPEN.length);
   }
 
   /** A chunk whose delta is `delta` (JSON). */
