@@ -21,7 +21,7 @@ function listStaticImports(entry: string): Set<string> {
 }
 
 /** What only the compile worker may load: the config compiler, its YAML parser and its schema checks. */
-const COMPILER = ['src/config/index.ts', 'src/config/compile.ts', 'src/config/load.ts', 'src/config/check.ts', 'yaml', 'ajv'];
+const COMPILER = ['src/config/index.ts', 'src/config/compile.ts', 'src/config/load.ts', 'src/config/check.ts', 'src/config/shape-validator.ts', 'yaml', 'ajv'];
 
 describe('the reload path on the main thread', () => {
   it.each(['src/reload/create-reloader.ts', 'src/cli/start-reloads.ts', 'src/admin/reload-route.ts', 'src/reload/share-with-workers.ts', 'src/gateway/create-gateway.ts'])(
