@@ -23,21 +23,21 @@ import { emitValidators, type EndpointSchema } from '../src/codegen/emit-validat
 import { readShapeValidator } from '../src/codegen/read-shape-validator.ts';
 import { readSourcesHash } from '../src/config/sources-hash.ts';
 import { emitConsoleAssets } from '../src/console/emit-console-assets.ts';
-import { PROTOCOL_CONFIG_FACTS } from '../src/protocols/config-facts.ts';
+import { PROTOCOLS } from '../src/protocols/index.ts';
 import { STYLES } from '../src/protocols/styles.ts';
-import type { ProtocolConfigFacts } from '../src/protocols/types.ts';
+import type { ProtocolAdapter } from '../src/protocols/types.ts';
 
 /** What a build is made from besides the config file (tests build with a changed registry into temp files). */
 export interface BuildOptions {
-  /** The protocols whose names and config facts compose the config schema (default PROTOCOL_CONFIG_FACTS, the adapters' own). */
-  registry?: Readonly<Record<string, ProtocolConfigFacts>>;
+  /** The protocol registry whose fragments and names compose the config schema (default PROTOCOLS). */
+  registry?: Readonly<Record<string, ProtocolAdapter>>;
   /** Where the composed config schema is written (default: not written). */
   schemaFile?: string;
 }
 
 /** Builds generated/ from a config file, checked with the schema composed in the same run; returns the files written. */
 export async function build(configFile = 'gateway.yaml', outDir = 'generated', options: BuildOptions = {}): Promise<string[]> {
-  const registry = options.registry ?? PROTOCOL_CONFIG_FACTS;
+  const registry = options.registry ?? PROTOCOLS;
   const schemaText = await readComposedConfigSchema(registry);
   if (options.schemaFile) await writeFile(options.schemaFile, schemaText);
   const loaded = await readConfigFile(configFile);
@@ -73,7 +73,7 @@ export async function build(configFile = 'gateway.yaml', outDir = 'generated', o
 export const CONFIG_SCHEMA_FILES = { base: 'schemas/gateway.base.schema.json', composed: 'schemas/gateway.schema.json' };
 
 /** The text of schemas/gateway.schema.json: the base schema, the registries' names and the protocols' fragments. */
-export async function readComposedConfigSchema(registry: Readonly<Record<string, ProtocolConfigFacts>> = PROTOCOL_CONFIG_FACTS): Promise<string> {
+export async function readComposedConfigSchema(registry: Readonly<Record<string, ProtocolAdapter>> = PROTOCOLS): Promise<string> {
   return composeConfigSchema(await readFile(CONFIG_SCHEMA_FILES.base, 'utf8'), registry, Object.keys(STYLES), OPERATIONS);
 }
 

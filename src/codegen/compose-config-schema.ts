@@ -4,7 +4,7 @@
  * folder's fragment adds its vendor fields, request facts and auth kinds (an auth kind allowed only on the vendors of the
  * protocols that contribute it). Deterministic: registry order, two-space JSON.
  */
-import type { ProtocolConfigFacts } from '../protocols/types.ts';
+import type { ProtocolAdapter } from '../protocols/types.ts';
 
 type Json = any;
 
@@ -20,7 +20,7 @@ function fillEnums(node: Json, names: Record<string, string[]>): void {
 /** The composed schema's text from the base schema's text. */
 export function composeConfigSchema(
   baseText: string,
-  registry: Readonly<Record<string, ProtocolConfigFacts>>,
+  registry: Readonly<Record<string, ProtocolAdapter>>,
   styles: readonly string[],
   operations: readonly string[],
 ): string {

@@ -166,14 +166,6 @@ export interface ProtocolAdapter<S extends Simulator = Simulator> {
   simulator: SimulatorEntry<S>;
 }
 
-/**
- * The part of an adapter that the config schema and generated/protocols.ts are composed from: its
- * passthrough operations, request facts and schema fragment. Each folder keeps it in `config-facts.ts`,
- * spread into its adapter and listed in `src/protocols/config-facts.ts`, so that `npm run build` reads it
- * without loading the translators.
- */
-export type ProtocolConfigFacts = Pick<ProtocolAdapter, 'passthrough' | 'requestFacts' | 'configSchema'>;
-
 /** A vendor request about to be sent, as a signer sees it. */
 export interface SignableRequest {
   method: string;

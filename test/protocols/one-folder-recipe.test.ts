@@ -49,18 +49,15 @@ function findCrossFolderImports(files: readonly string[]): string[] {
   });
 }
 
-describe('a protocol is one folder plus its registry entries', () => {
+describe('a protocol is one folder plus one registry entry', () => {
   const files = listSources('src');
 
-  it.each(Object.keys(PROTOCOLS))('no file of src/ outside src/protocols/%s/ names it but the registries (and the style registry for a style)', (name) => {
+  it.each(Object.keys(PROTOCOLS))('no file of src/ outside src/protocols/%s/ names it but the registry (and the style registry for a style)', (name) => {
     const found = findMentions(name, files).filter((mention) => !KNOWN.some((known) => known.test(mention)));
     const registry = found.filter((mention) => mention.startsWith('src/protocols/index.ts:'));
     // The registry entry: the adapter's import and its key.
     expect(registry).toEqual([expect.stringMatching(new RegExp(`import .* from './${name}/index\\.ts';$`)), expect.stringMatching(new RegExp(`^src/protocols/index\\.ts:\\d+: ${name}: \\w+,$`))]);
-    const facts = found.filter((mention) => mention.startsWith('src/protocols/config-facts.ts:'));
-    // The config facts entry (what the build reads without the adapters): the facts' import and their key.
-    expect(facts).toEqual([expect.stringMatching(new RegExp(`import .* from './${name}/config-facts\\.ts';$`)), expect.stringMatching(new RegExp(`^src/protocols/config-facts\\.ts:\\d+: ${name}: \\w+,$`))]);
-    const rest = found.filter((mention) => !mention.startsWith('src/protocols/index.ts:') && !mention.startsWith('src/protocols/config-facts.ts:'));
+    const rest = found.filter((mention) => !mention.startsWith('src/protocols/index.ts:'));
     if (name in STYLES) expect(rest.every((mention) => mention.startsWith('src/protocols/styles.ts:'))).toBe(true);
     else expect(rest).toEqual([]);
   });

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { emitProtocolTypes } from '../../src/codegen/emit-protocol-types.ts';
-import { PROTOCOL_CONFIG_FACTS } from '../../src/protocols/config-facts.ts';
 import { PROTOCOLS } from '../../src/protocols/index.ts';
 import { DEFAULT_STYLE, STYLES } from '../../src/protocols/styles.ts';
 
@@ -41,16 +40,5 @@ describe('the protocol registry', () => {
     const schema = JSON.parse(readFileSync('schemas/gateway.schema.json', 'utf8'));
     expect(schema.definitions.vendor.properties.protocol.enum).toEqual(Object.keys(PROTOCOLS));
     expect(schema.definitions.route.properties.style.enum).toEqual(Object.keys(STYLES));
-  });
-
-  it('lists the config facts the build composes from under the same names, in the same order, each the one its adapter holds', () => {
-    expect(Object.keys(PROTOCOL_CONFIG_FACTS)).toEqual(Object.keys(PROTOCOLS));
-    for (const [name, facts] of Object.entries(PROTOCOL_CONFIG_FACTS)) {
-      const adapter = PROTOCOLS[name as keyof typeof PROTOCOLS];
-      expect(adapter.passthrough, name).toBe(facts.passthrough);
-      expect(adapter.requestFacts, name).toBe(facts.requestFacts);
-      expect('configSchema' in adapter ? adapter.configSchema : undefined, name).toBe(facts.configSchema);
-    }
-    expect(emitProtocolTypes(PROTOCOL_CONFIG_FACTS)).toBe(emitProtocolTypes(PROTOCOLS));
   });
 });

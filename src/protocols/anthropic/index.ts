@@ -1,6 +1,5 @@
 import { decodeAnthropicError, readAnthropicUsage } from './translate/response.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
-import { anthropicConfigFacts } from './config-facts.ts';
 import { SIMULATOR_KEY } from './simulator/key.ts';
 import { anthropicCountClient, anthropicCounter } from './translate/count.ts';
 import { anthropicChat } from './translate/index.ts';
@@ -19,12 +18,17 @@ function readUsage(json: any): Usage | undefined {
 export const anthropicAdapter: ProtocolAdapter = {
   protocol: 'anthropic',
   style: 'anthropic',
-  ...anthropicConfigFacts,
+  passthrough: {
+    messages: { method: 'POST', path: '/v1/messages', model: 'body' },
+    'count-tokens': { method: 'POST', path: '/v1/messages/count_tokens', model: 'body', free: true },
+  },
   requestHeaders: ['content-type', 'accept', 'anthropic-beta'],
   readUsage,
   usageFields: ['usage'],
   finishReasonFields: ['stop_reason'],
   readError: decodeAnthropicError,
+  // The messages protocol's temperature is 0..1.
+  requestFacts: { ranges: { temperature: { min: 0, max: 1 }, topP: { min: 0, max: 1 } } },
   chat: anthropicChat,
   clients: { messages: { adapter: anthropicChat } },
   countClient: anthropicCountClient,

@@ -6,7 +6,7 @@
 import type { VendorAdapter } from '../../translate/adapter.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
 import type { BedrockSimulator } from './simulator/index.ts';
-import { bedrockConfigFacts } from './config-facts.ts';
+import { bedrockConfigSchema } from './config-schema.ts';
 import { createBedrockSigner } from './create-signer.ts';
 import { decodeConverseError } from './decode-error.ts';
 import { decodeConverseResponse } from './decode-response.ts';
@@ -33,12 +33,14 @@ export const bedrockChat: VendorAdapter = {
 /** The Bedrock protocol: no passthrough, SigV4 or Bearer (Bedrock API key) auth. */
 export const bedrockProtocol: ProtocolAdapter<BedrockSimulator> = {
   protocol: 'bedrock',
-  ...bedrockConfigFacts,
+  passthrough: {},
   requestHeaders: ['content-type', 'accept'],
   readUsage,
   usageFields: ['usage'],
   readError: decodeConverseError,
   createSigner: createBedrockSigner,
+  requestFacts: { ranges: { temperature: { min: 0, max: 1 }, topP: { min: 0, max: 1 } } },
   chat: bedrockChat,
+  configSchema: bedrockConfigSchema,
   simulator: { key: 'sim-bedrock-secret-access-key', load: async () => (await import('./simulator/index.ts')).startBedrockSimulator },
 };

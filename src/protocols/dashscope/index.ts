@@ -1,6 +1,5 @@
 import { isJsonObject } from '../../transforms/path.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
-import { dashscopeConfigFacts } from './config-facts.ts';
 import { SIMULATOR_KEY } from './simulator/key.ts';
 import { dashscopeImageTasks } from './image-tasks.ts';
 
@@ -16,7 +15,7 @@ function readUsage(json: any): Usage | undefined {
 /** DashScope's native protocol: flat `{code, message, request_id}` errors; images through asynchronous tasks. */
 export const dashscopeAdapter: ProtocolAdapter = {
   protocol: 'dashscope',
-  ...dashscopeConfigFacts,
+  passthrough: {},
   requestHeaders: [],
   readUsage,
   usageFields: ['usage'],
@@ -26,5 +25,6 @@ export const dashscopeAdapter: ProtocolAdapter = {
     return { status, type: known ? String(body.code) : 'upstream_error', message, authFailure: status === 401 || status === 403 };
   },
   imageTasks: dashscopeImageTasks,
+  requestFacts: {},
   simulator: { key: SIMULATOR_KEY, load: async () => (await import('./simulator/index.ts')).startDashScopeSimulator },
 };

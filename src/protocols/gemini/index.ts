@@ -1,6 +1,5 @@
 import { decodeGeminiError, readGeminiUsage } from './translate/response.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
-import { geminiConfigFacts } from './config-facts.ts';
 import { SIMULATOR_KEY } from './simulator/key.ts';
 import { geminiCountClient, geminiCounter } from './translate/count.ts';
 import { geminiChat } from './translate/index.ts';
@@ -18,12 +17,17 @@ function readUsage(json: any): Usage | undefined {
 export const geminiAdapter: ProtocolAdapter = {
   protocol: 'gemini',
   style: 'gemini',
-  ...geminiConfigFacts,
+  passthrough: {
+    'generate-content': { method: 'POST', path: '/models/{model}:generateContent', model: 'path' },
+    'stream-generate-content': { method: 'POST', path: '/models/{model}:streamGenerateContent', model: 'path' },
+    'count-tokens': { method: 'POST', path: '/models/{model}:countTokens', model: 'path', free: true },
+  },
   requestHeaders: ['content-type', 'accept'],
   readUsage,
   usageFields: ['usageMetadata'],
   finishReasonFields: ['finishReason'],
   readError: decodeGeminiError,
+  requestFacts: { ranges: { temperature: { min: 0, max: 2 }, topP: { min: 0, max: 1 } } },
   chat: geminiChat,
   clients: {
     'generate-content': { adapter: geminiChat, stream: false },

@@ -1,6 +1,5 @@
 import { decodeOpenAIError } from './chat/response.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
-import { openaiConfigFacts } from './config-facts.ts';
 import { SIMULATOR_KEY } from './simulator/key.ts';
 import type { OpenAISimulator } from './simulator/index.ts';
 import { completionsAdapter } from './completions/index.ts';
@@ -32,7 +31,29 @@ const INCLUDE_USAGE = Buffer.from(',"stream_options":{"include_usage":true}');
 export const openaiAdapter: ProtocolAdapter<OpenAISimulator> = {
   protocol: 'openai',
   style: 'openai',
-  ...openaiConfigFacts,
+  passthrough: {
+    chat: { method: 'POST', path: '/chat/completions', model: 'body' },
+    responses: { method: 'POST', path: '/responses', model: 'body' },
+    'responses-compact': { method: 'POST', path: '/responses/compact', model: 'body' },
+    'responses-get': { method: 'GET', path: '/responses/{response_id}', model: 'none' },
+    'responses-delete': { method: 'DELETE', path: '/responses/{response_id}', model: 'none' },
+    'responses-input-items': { method: 'GET', path: '/responses/{response_id}/input_items', model: 'none' },
+    completions: { method: 'POST', path: '/completions', model: 'body' },
+    embeddings: { method: 'POST', path: '/embeddings', model: 'body' },
+    rerank: { method: 'POST', path: '/rerank', model: 'body' },
+    'images-generations': { method: 'POST', path: '/images/generations', model: 'body' },
+    'images-edits': { method: 'POST', path: '/images/edits', model: 'body' },
+    'audio-speech': { method: 'POST', path: '/audio/speech', model: 'body' },
+    'audio-transcriptions': { method: 'POST', path: '/audio/transcriptions', model: 'body' },
+    'audio-translations': { method: 'POST', path: '/audio/translations', model: 'body' },
+    'videos-create': { method: 'POST', path: '/videos', model: 'body' },
+    'videos-get': { method: 'GET', path: '/videos/{task_id}', model: 'none' },
+    'videos-content': { method: 'GET', path: '/videos/{task_id}/content', model: 'none' },
+    'videos-delete': { method: 'DELETE', path: '/videos/{task_id}', model: 'none' },
+    'videos-remix': { method: 'POST', path: '/videos/{task_id}/remix', model: 'none' },
+    moderations: { method: 'POST', path: '/moderations', model: 'body' },
+    realtime: { method: 'GET', path: '/realtime', model: 'none' },
+  },
   requestHeaders: ['content-type', 'accept', 'openai-beta'],
   readUsage,
   usageFields: ['usage'],
@@ -47,6 +68,7 @@ export const openaiAdapter: ProtocolAdapter<OpenAISimulator> = {
   },
   isUsageOnlyEvent: (json) => Array.isArray(json?.choices) && json.choices.length === 0 && json.usage != null,
   readError: decodeOpenAIError,
+  requestFacts: { maxTokensField: 'max_completion_tokens', ranges: { temperature: { min: 0, max: 2 }, topP: { min: 0, max: 1 } } },
   chat: openAIChatAdapter,
   clients: {
     chat: { adapter: openAIChatAdapter },
