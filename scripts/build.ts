@@ -7,7 +7,10 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { compileConfigFile, ENDPOINT_SCHEMA_DIR, formatProblem, listSchemaIds } from '../src/config/index.ts';
+import { checkConfig, formatProblem } from '../src/config/check.ts';
+import { compileConfig } from '../src/config/compile.ts';
+import { ENDPOINT_SCHEMA_DIR, listSchemaIds } from '../src/config/endpoint-schemas.ts';
+import { readConfigFile } from '../src/config/load.ts';
 import { OPERATIONS } from '../src/config/operations.ts';
 import { getBanner } from '../src/codegen/banner.ts';
 import { composeConfigSchema } from '../src/codegen/compose-config-schema.ts';
@@ -17,6 +20,7 @@ import { emitOpenApi } from '../src/codegen/emit-openapi.ts';
 import { emitOpenApiTypes } from '../src/codegen/emit-openapi-types.ts';
 import { emitProtocolTypes } from '../src/codegen/emit-protocol-types.ts';
 import { emitValidators, type EndpointSchema } from '../src/codegen/emit-validators.ts';
+import { readShapeValidator } from '../src/codegen/read-shape-validator.ts';
 import { readSourcesHash } from '../src/config/sources-hash.ts';
 import { emitConsoleAssets } from '../src/console/emit-console-assets.ts';
 import { PROTOCOLS } from '../src/protocols/index.ts';
@@ -36,16 +40,19 @@ export async function build(configFile = 'gateway.yaml', outDir = 'generated', o
   const registry = options.registry ?? PROTOCOLS;
   const schemaText = await readComposedConfigSchema(registry);
   if (options.schemaFile) await writeFile(options.schemaFile, schemaText);
-  const { config, problems } = await compileConfigFile(configFile, JSON.parse(schemaText));
-  if (!config) {
+  const loaded = await readConfigFile(configFile);
+  const schemaIds = await listSchemaIds();
+  const problems = checkConfig(loaded, schemaIds, await readShapeValidator(schemaText));
+  if (problems.length) {
     for (const problem of problems) console.error(formatProblem(problem));
     throw new Error(`${problems.length} problem(s) in ${configFile}`);
   }
-  const ids = [...(await listSchemaIds())].sort();
+  const config = compileConfig(loaded.value);
+  const ids = [...schemaIds].sort();
   const schemas: EndpointSchema[] = await Promise.all(
     ids.map(async (id) => ({ id, schema: JSON.parse(await readFile(join(ENDPOINT_SCHEMA_DIR, `${id}.json`), 'utf8')) })),
   );
-  const validators = emitValidators(schemas);
+  const validators = await emitValidators(schemas);
   const openapi = emitOpenApi(config, schemas);
   const files: Record<string, string> = {
     'config.ts': emitConfigModule(config, configFile, await readSourcesHash(configFile, dirname(ENDPOINT_SCHEMA_DIR))),

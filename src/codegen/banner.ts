@@ -9,17 +9,41 @@ export function getBanner(source: string, comment: '//' | '#' = '//', sourcesHas
 
 /** JSON with sorted object keys at every level, so generated output is byte-stable. */
 export function stableJson(value: unknown, indent = 2): string {
-  return JSON.stringify(sortKeys(value), null, indent);
+  return JSON.stringify(sortKeys(value, new Map()), null, indent);
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
+/** Key lists already sorted, by their first key: the objects of a compiled config share a few shapes (10,000 models, one). */
+type KeyOrders = Map<string, { keys: string[]; sorted: string[] }[]>;
+
+/** A copy of the value with every object's keys in sorted order (objects made key by key: no entry pairs). */
+function sortKeys(value: unknown, orders: KeyOrders): unknown {
+  if (Array.isArray(value)) return value.map((item) => sortKeys(item, orders));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value as object)
-        .sort()
-        .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
-    );
+    const copy: Record<string, unknown> = {};
+    for (const key of getSortedKeys(Object.keys(value), orders)) {
+      const member = sortKeys((value as Record<string, unknown>)[key], orders);
+      // Assigning `__proto__` would set the prototype: define it as the own property it is.
+      if (key === '__proto__') Object.defineProperty(copy, key, { value: member, enumerable: true, writable: true, configurable: true });
+      else copy[key] = member;
+    }
+    return copy;
   }
   return value;
+}
+
+/** `keys` sorted, sorting only a list not met before. */
+function getSortedKeys(keys: string[], orders: KeyOrders): string[] {
+  if (keys.length < 2) return keys;
+  let known = orders.get(keys[0]!);
+  if (!known) orders.set(keys[0]!, (known = []));
+  for (const order of known) if (isSameList(order.keys, keys)) return order.sorted;
+  const sorted = [...keys].sort();
+  known.push({ keys, sorted });
+  return sorted;
+}
+
+function isSameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 1; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -26,6 +26,8 @@ export function checkRequestFacts(config: SchemaGatewayFile, report: Report): vo
   };
   for (const [name, vendor] of Object.entries(vendors)) check(['vendors', name], vendor.request, [vendor.protocol]);
   for (const [id, model] of Object.entries(models)) {
+    // A model without request facts has nothing to check: its vendors are not looked up (10,000 models).
+    if (!model.request) continue;
     const refs = [...(model.targets ?? []), ...(model.fallback ?? [])];
     const named = [model.vendor, ...refs.map((ref) => getTargetVendor(models, ref))];
     check(['models', id], model.request, named.map(protocolOf));

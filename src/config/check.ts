@@ -1,6 +1,4 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { Ajv, addFormats } from '../lib/ajv.ts';
-import gatewaySchema from '../../schemas/gateway.schema.json' with { type: 'json' };
 import { checkTransformOps } from '../transforms/index.ts';
 import { checkNativeRoutes } from './check-native.ts';
 import { checkRequestFacts } from './check-request-facts.ts';
@@ -11,20 +9,6 @@ import { parseDuration } from './units.ts';
 import type { LoadedConfig, Problem } from './load.ts';
 
 type Path = (string | number)[];
-
-const shapeValidators = new WeakMap<object, ValidateFunction>();
-
-/** The ajv validator of gateway.yaml's shape by a config schema, compiled once per schema. */
-function getShapeValidator(schema: object): ValidateFunction {
-  let validate = shapeValidators.get(schema);
-  if (!validate) {
-    const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
-    addFormats(ajv);
-    validate = ajv.compile(schema);
-    shapeValidators.set(schema, validate);
-  }
-  return validate;
-}
 
 function toPath(instancePath: string): Path {
   if (!instancePath) return [];
@@ -48,8 +32,7 @@ function describe(error: ErrorObject): { path: Path; message: string } {
 }
 
 /** Schema problems, keeping only the most specific error of each place (oneOf noise dropped). */
-function checkShape(loaded: LoadedConfig, schema: object): Problem[] {
-  const validate = getShapeValidator(schema);
+function checkShape(loaded: LoadedConfig, validate: ValidateFunction): Problem[] {
   if (validate(loaded.value)) return [];
   const errors = (validate.errors ?? []).map(describe);
   const specific = errors.filter((error, index) => {
@@ -159,12 +142,12 @@ function checkReferences(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): 
 }
 
 /**
- * Every problem of a loaded config: YAML syntax, shape (by `schema`: the committed
- * schemas/gateway.schema.json unless the build passes the one it just composed), then cross-references.
+ * Every problem of a loaded config: YAML syntax, shape (by `validate`, a config schema's validator: see
+ * shape-validator.ts; the build's is that of the schema it just composed), then cross-references.
  */
-export function checkConfig(loaded: LoadedConfig, schemaIds: ReadonlySet<string>, schema: object = gatewaySchema): Problem[] {
+export function checkConfig(loaded: LoadedConfig, schemaIds: ReadonlySet<string>, validate: ValidateFunction): Problem[] {
   if (loaded.problems.length) return loaded.problems;
-  const shape = checkShape(loaded, schema);
+  const shape = checkShape(loaded, validate);
   if (shape.length) return shape;
   return checkReferences(loaded, schemaIds);
 }

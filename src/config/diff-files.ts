@@ -2,6 +2,7 @@ import { checkConfig } from './check.ts';
 import { diffConfigs, type ConfigChange } from './diff.ts';
 import { listSchemaIds } from './index.ts';
 import { readConfigFile, type Problem } from './load.ts';
+import { getShapeValidator } from './shape-validator.ts';
 
 /** The changes between two config files, or the problems that stop them being compared. */
 export interface FileDiff {
@@ -13,7 +14,7 @@ export interface FileDiff {
 async function readChecked(file: string, schemaIds: ReadonlySet<string>): Promise<{ value?: unknown; problems: Problem[] }> {
   try {
     const loaded = await readConfigFile(file);
-    const problems = checkConfig(loaded, schemaIds);
+    const problems = checkConfig(loaded, schemaIds, getShapeValidator());
     return problems.length ? { problems } : { value: loaded.value, problems };
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;

@@ -1,32 +1,11 @@
-import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { checkConfig } from './check.ts';
 import { compileConfig } from './compile.ts';
+import { listSchemaIds } from './endpoint-schemas.ts';
 import { parseConfig, readConfigFile, type LoadedConfig, type Problem } from './load.ts';
+import { getShapeValidator } from './shape-validator.ts';
 import type { CompiledConfig } from './types.ts';
 
-/** The first folder up from this module that holds schemas/endpoints (src/config/ here, dist/ when bundled). */
-function findEndpointSchemaDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'schemas', 'endpoints');
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) return fileURLToPath(new URL('../../schemas/endpoints/', import.meta.url));
-    dir = parent;
-  }
-}
-
-/** The folder of endpoint request schemas. */
-export const ENDPOINT_SCHEMA_DIR = findEndpointSchemaDir();
-
-/** Ids of the request schemas in schemas/endpoints/ (file names without `.json`). */
-export async function listSchemaIds(dir = ENDPOINT_SCHEMA_DIR): Promise<Set<string>> {
-  const files = await readdir(dir);
-  return new Set(files.filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length)));
-}
+export { ENDPOINT_SCHEMA_DIR, listSchemaIds } from './endpoint-schemas.ts';
 
 /** The result of checking and compiling a config: tables when clean, problems otherwise. */
 export interface CompileResult {
@@ -34,8 +13,8 @@ export interface CompileResult {
   problems: Problem[];
 }
 
-function compileLoaded(loaded: LoadedConfig, schemaIds: ReadonlySet<string>, schema?: object): CompileResult {
-  const problems = checkConfig(loaded, schemaIds, schema);
+function compileLoaded(loaded: LoadedConfig, schemaIds: ReadonlySet<string>): CompileResult {
+  const problems = checkConfig(loaded, schemaIds, getShapeValidator());
   return problems.length ? { problems } : { config: compileConfig(loaded.value), problems };
 }
 
@@ -44,9 +23,9 @@ export async function compileConfigText(text: string, file = 'gateway.yaml'): Pr
   return compileLoaded(parseConfig(text, file), await listSchemaIds());
 }
 
-/** Checks and compiles a YAML file (by `schema`, else the committed config schema). */
-export async function compileConfigFile(file: string, schema?: object): Promise<CompileResult> {
-  return compileLoaded(await readConfigFile(file), await listSchemaIds(), schema);
+/** Checks (by the committed config schema) and compiles a YAML file. */
+export async function compileConfigFile(file: string): Promise<CompileResult> {
+  return compileLoaded(await readConfigFile(file), await listSchemaIds());
 }
 
 export { formatProblem } from './check.ts';

@@ -1,6 +1,14 @@
 import { readFile } from 'node:fs/promises';
-import { LineCounter, isNode, isScalar, parseDocument, visit, type Document } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Document } from 'yaml';
 import { readPlainYaml } from './read-plain-yaml.ts';
+
+const require = createRequire(import.meta.url);
+
+/** yaml's document API, loaded when a text first needs it: a plain config (read by js-yaml) with no problem never does. */
+function loadYaml(): typeof import('yaml') {
+  return require('yaml');
+}
 
 /** A config problem with its place in the file, printed as `file:line:col: message`. */
 export interface Problem {
@@ -34,6 +42,7 @@ export function parseConfig(text: string, file = 'gateway.yaml'): LoadedConfig {
 
 /** Parses YAML text with yaml's document API, keeping line and column of every node for error messages. */
 function parseConfigDocument(text: string, file: string): LoadedConfig {
+  const { LineCounter, isNode, isScalar, parseDocument, visit } = loadYaml();
   const lineCounter = new LineCounter();
   // yaml's own uniqueKeys check is quadratic in a map's size (seconds for 10,000 models): keys are
   // checked below with a set per map instead.

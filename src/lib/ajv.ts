@@ -14,6 +14,6 @@ export const Ajv: AjvClass = ((ajvModule as any).default ?? ajvModule) as AjvCla
 /** ajv-formats' plugin (date-time, uri...). */
 export const addFormats: (ajv: InstanceType<AjvClass>) => unknown = (formatsModule as any).default ?? formatsModule;
 
-/** ajv's standalone code emitter. */
-export const standaloneCode: (ajv: InstanceType<AjvClass>, refs: Record<string, string>) => string =
+/** ajv's standalone code emitter: a module exporting the validators named in `refs` (name to schema id), or the one given. */
+export const standaloneCode: (ajv: InstanceType<AjvClass>, refs: Record<string, string> | import('ajv').ValidateFunction) => string =
   (standaloneModule as any).default ?? standaloneModule;

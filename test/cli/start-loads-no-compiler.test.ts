@@ -11,11 +11,11 @@ runAlone();
 
 const RECORDER = resolve('test/fixtures/module-recorder/register.mjs');
 
-/** What serving must not load: the config compiler, the YAML parser, ajv's schema compiler. */
 /** A simulated vendor: a protocol folder's `simulator/` (its key file aside) or the shared simulator plumbing. */
 const SIMULATOR = /\/src\/protocols\/[a-z]+\/simulator\/(?!key\.ts)|\/src\/simulators\/(?!keys\.ts|types\.ts)/;
 
-const COMPILER = /\/src\/config\/(compile|check|load|index)\.ts|\/node_modules\/(yaml|ajv)\//;
+/** What serving must not load: the config compiler, its YAML readers, ajv's schema compiler (the generated validators require ajv's runtime helpers only). */
+const COMPILER = /\/src\/config\/(compile|check|load|index)\.ts|\/node_modules\/(yaml|js-yaml)\/|\/node_modules\/ajv\/(?!dist\/runtime\/)/;
 
 /** Starts `launcher` on the built tables (no --config), stops it, and returns the modules it resolved. */
 async function listLoadedModules(launcher: string[], env: Record<string, string> = {}): Promise<string[]> {
@@ -61,6 +61,17 @@ describe('gateway start on the built tables', () => {
     const { spawnSync } = await import('node:child_process');
     const result = spawnSync(process.execPath, ['--import', RECORDER, join(dir, 'dist', 'gateway.mjs'), 'check', 'gateway.yaml'], { encoding: 'utf8' });
     expect(result.stdout).toContain('gateway.yaml: ok');
+    expect(result.stderr).toMatch(/LOADED-MODULES .*node_modules\/ajv\//);
+    expect(result.stderr).toMatch(/LOADED-MODULES .*node_modules\/js-yaml\//);
+  }, 60_000);
+
+  it('requires yaml for `check` when a problem is placed (the recorder sees required packages too)', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { writeFile } = await import('node:fs/promises');
+    const file = join(dir, 'broken.yaml');
+    await writeFile(file, 'vendors:\n  openai: { protocol: openai, base_url: not a url }\n');
+    const result = spawnSync(process.execPath, ['--import', RECORDER, join(dir, 'dist', 'gateway.mjs'), 'check', file], { encoding: 'utf8' });
+    expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/LOADED-MODULES .*node_modules\/yaml\//);
   }, 60_000);
 });

@@ -3,6 +3,7 @@ import { checkConfig } from '../../config/check.ts';
 import { diffConfigs, type ConfigChange } from '../../config/diff.ts';
 import { listSchemaIds } from '../../config/index.ts';
 import { readConfigFile, type Problem } from '../../config/load.ts';
+import { getShapeValidator } from '../../config/shape-validator.ts';
 import type { ValueStore } from '../../limits/store.ts';
 import { applyOverridesToYaml } from './apply-overrides-to-yaml.ts';
 import { createOverrideStore } from './create-override-store.ts';
@@ -40,7 +41,7 @@ export async function diffOverrides(
   } catch (error) {
     return problem(`cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
-  const problems = checkConfig(loaded, await listSchemaIds());
+  const problems = checkConfig(loaded, await listSchemaIds(), getShapeValidator());
   if (problems.length) return { changes: [], problems };
   const storeEnv = readStoreEnv(loaded.value);
   if (storeEnv && !env[storeEnv]) return problem(`server.store names env:${storeEnv}, which is not set`);
