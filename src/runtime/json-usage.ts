@@ -1,5 +1,6 @@
 import type { ProtocolAdapter } from '../protocols/types.ts';
 import { defineFieldMarker, findField, findLastField, type FieldMarker } from './find-json-field.ts';
+import { readTailObject } from './read-tail-object.ts';
 import type { Usage } from './types.ts';
 
 const BACKSLASH = 0x5c;
@@ -143,23 +144,28 @@ function readTopLevelField(body: Buffer, at: number, name: string): unknown {
 
 /**
  * Reads token usage from a whole JSON answer by parsing only the last object under one of the adapter's
- * usage fields (answers put it last), not the whole body: with the rest of the answer after it when that is
- * short and the field is a top-level one ({@link readTopLevelField}), else alone, its end found by a scan.
+ * usage fields (answers put it last), not the whole body: found in the answer's last bytes decoded once
+ * and parsed alone ({@link readTailObject}), else found in the bytes and parsed with the rest of the answer
+ * after it when that is short and the field is a top-level one ({@link readTopLevelField}), else alone, its
+ * end found by a scan.
  */
 export function readUsageFromJson(body: Buffer, adapter: ProtocolAdapter): Usage | undefined {
   for (const { name, marker } of getMarkers(adapter)) {
-    const at = findLastField(body, marker);
-    if (at <= 0 || body[at - 1] === BACKSLASH) continue;
-    const i = findObjectAfter(body, at + marker.quoted.length);
-    if (i === -1) continue;
-    let usage = readTopLevelField(body, at, name);
+    let usage = readTailObject(body, name);
     if (usage === undefined) {
-      const end = findObjectEnd(body, i);
-      if (end === -1) continue;
-      try {
-        usage = JSON.parse(body.toString('utf8', i, end + 1));
-      } catch {
-        return undefined;
+      const at = findLastField(body, marker);
+      if (at <= 0 || body[at - 1] === BACKSLASH) continue;
+      const i = findObjectAfter(body, at + marker.quoted.length);
+      if (i === -1) continue;
+      usage = readTopLevelField(body, at, name);
+      if (usage === undefined) {
+        const end = findObjectEnd(body, i);
+        if (end === -1) continue;
+        try {
+          usage = JSON.parse(body.toString('utf8', i, end + 1));
+        } catch {
+          return undefined;
+        }
       }
     }
     try {
