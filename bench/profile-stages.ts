@@ -34,7 +34,7 @@ const SOURCE_RULES: [RegExp, string][] = [
   [/(src\/metrics\/|node_modules\/(prom-client|tdigest|bintrees)\/)/, 'metrics'],
   [/src\/spend\//, 'spend'],
   [/src\/runtime\/usage-event\.ts$/, 'usage event'],
-  [/src\/runtime\/(json-usage|stream-tap|estimate-usage)\.ts$/, 'usage'],
+  [/src\/runtime\/(json-usage|read-tail-object|stream-tap|estimate-usage)\.ts$/, 'usage'],
   [/src\/runtime\/(passthrough|respond|collect-chunks)\.ts$/, 'write answer'],
   [/src\/runtime\/(vendor-(call|error|answer|failure)|body-reading)\.ts$/, 'vendor call (gateway)'],
   [/src\/(runtime|routing)\//, 'request context, routing'],

@@ -1,5 +1,6 @@
 import type { ProtocolAdapter } from '../protocols/types.ts';
 import { defineFieldMarker, findField, findLastField, type FieldMarker } from './find-json-field.ts';
+import { readTailObject } from './read-tail-object.ts';
 import type { Usage } from './types.ts';
 
 const BACKSLASH = 0x5c;
@@ -79,6 +80,39 @@ function readSeconds(value: unknown): number | undefined {
 }
 
 /**
+ * `into[name] = count`, each Usage field stored by its written-out name: a store through a computed key
+ * goes through V8's generic keyed store (a lookup and a map transition apiece), a named one is cached per
+ * shape at its site.
+ */
+function setCount(into: Usage, name: keyof Usage, count: number): void {
+  switch (name) {
+    case 'inputTokens':
+      into.inputTokens = count;
+      break;
+    case 'outputTokens':
+      into.outputTokens = count;
+      break;
+    case 'totalTokens':
+      into.totalTokens = count;
+      break;
+    case 'cachedInputTokens':
+      into.cachedInputTokens = count;
+      break;
+    case 'cacheCreationInputTokens':
+      into.cacheCreationInputTokens = count;
+      break;
+    case 'reasoningTokens':
+      into.reasoningTokens = count;
+      break;
+    case 'audioSeconds':
+      into.audioSeconds = count;
+      break;
+    default:
+      (into as Record<string, number>)[name] = count;
+  }
+}
+
+/**
  * Copies the usage fields a vendor reported into the request's usage (only well-formed counts). A report without a total (a
  * protocol that has none) makes the total input + output of the counts known so far, so a later event
  * with the output alone still updates it.
@@ -89,7 +123,7 @@ export function addUsage(into: Usage, usage: Usage | undefined): void {
   for (const field in usage) {
     const name = field as keyof Usage;
     const count = name === 'audioSeconds' ? readSeconds(usage[name]) : readTokenCount(usage[name]);
-    if (count !== undefined) into[name] = count;
+    if (count !== undefined) setCount(into, name, count);
   }
   if (usage.totalTokens === undefined && into.inputTokens !== undefined && into.outputTokens !== undefined) {
     into.totalTokens = into.inputTokens + into.outputTokens;
@@ -143,23 +177,28 @@ function readTopLevelField(body: Buffer, at: number, name: string): unknown {
 
 /**
  * Reads token usage from a whole JSON answer by parsing only the last object under one of the adapter's
- * usage fields (answers put it last), not the whole body: with the rest of the answer after it when that is
- * short and the field is a top-level one ({@link readTopLevelField}), else alone, its end found by a scan.
+ * usage fields (answers put it last), not the whole body: found in the answer's last bytes decoded once
+ * and parsed alone ({@link readTailObject}), else found in the bytes and parsed with the rest of the answer
+ * after it when that is short and the field is a top-level one ({@link readTopLevelField}), else alone, its
+ * end found by a scan.
  */
 export function readUsageFromJson(body: Buffer, adapter: ProtocolAdapter): Usage | undefined {
   for (const { name, marker } of getMarkers(adapter)) {
-    const at = findLastField(body, marker);
-    if (at <= 0 || body[at - 1] === BACKSLASH) continue;
-    const i = findObjectAfter(body, at + marker.quoted.length);
-    if (i === -1) continue;
-    let usage = readTopLevelField(body, at, name);
+    let usage = readTailObject(body, name);
     if (usage === undefined) {
-      const end = findObjectEnd(body, i);
-      if (end === -1) continue;
-      try {
-        usage = JSON.parse(body.toString('utf8', i, end + 1));
-      } catch {
-        return undefined;
+      const at = findLastField(body, marker);
+      if (at <= 0 || body[at - 1] === BACKSLASH) continue;
+      const i = findObjectAfter(body, at + marker.quoted.length);
+      if (i === -1) continue;
+      usage = readTopLevelField(body, at, name);
+      if (usage === undefined) {
+        const end = findObjectEnd(body, i);
+        if (end === -1) continue;
+        try {
+          usage = JSON.parse(body.toString('utf8', i, end + 1));
+        } catch {
+          return undefined;
+        }
       }
     }
     try {

@@ -53,6 +53,16 @@ describe('the profile split by request stage', () => {
     expect(rows[0].stage).toBe(START_UP);
   });
 
+  it('counts reading the usage object of an answer under usage, wherever it is read', () => {
+    const rows = splitProfileByStage(
+      buildProfile([
+        { frames: [['get usage', 'file:///app/src/runtime/gateway-context.ts'], ['readUsageFromJson', 'file:///app/src/runtime/json-usage.ts']], count: 1 },
+        { frames: [['readUsageFromJson', 'file:///app/src/runtime/json-usage.ts'], ['readTailObject', 'file:///app/src/runtime/read-tail-object.ts']], count: 3 },
+      ]),
+    );
+    expect(shareOf(rows, 'usage')).toBeCloseTo(1);
+  });
+
   describe('through a bundle', () => {
     const dirs: string[] = [];
     afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));

@@ -111,6 +111,19 @@ describe('usage read from any JSON answer', () => {
     );
   });
 
+  it('is the reference\'s answer when the usage sits anywhere about the edge of the answer\'s last 2 KB (read as text there)', () => {
+    // Padding of ASCII, two- and four-byte characters puts the usage field before, across and after the edge,
+    // and the edge itself inside a character.
+    const padding = fc.tuple(fc.constantFrom('a', '\u00e9', '\ud83d\ude00', '{', '}'), fc.nat(2200)).map(([unit, n]) => unit.repeat(n));
+    fc.assert(
+      fc.property(answer, padding, padding, adapters, (json, before, after, adapter) => {
+        const body = Buffer.from(`{"pad":${JSON.stringify(before)},"in":${json},"tail":${JSON.stringify(after)}}`);
+        expect(readUsageFromJson(body, adapter)).toEqual(readReferenceUsage(body, adapter));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('is the reference\'s answer for broken bytes: cut short, garbage after the end, a byte changed', () => {
     fc.assert(
       fc.property(answer, adapters, fc.nat(2), fc.nat(), (json, adapter, kind, at) => {
