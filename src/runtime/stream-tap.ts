@@ -96,7 +96,8 @@ export class StreamTap {
       // A usage object later on a line already read (the search for error fields went on through it).
       if (at < next) continue;
       const objectEnd = pattern.lastIndex;
-      const lineStart = text.lastIndexOf('\n', at) + 1;
+      // Found in the bytes by one native byte search: a string's lastIndexOf is a call into V8's runtime that compares character by character.
+      const lineStart = bytes.lastIndexOf(NEWLINE, at) + 1;
       const lineEnd = text.indexOf('\n', at);
       next = lineEnd + 1;
       // Read when a `data:` line holds the object (its brace on the line); cut out when an event to drop.
