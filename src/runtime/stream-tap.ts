@@ -2,7 +2,7 @@ import type { ProtocolAdapter } from '../protocols/types.ts';
 import { readFinishReasons } from './finish-reasons.ts';
 import { addUsage, hasErrorField } from './json-usage.ts';
 import type { Redactor } from './redact.ts';
-import { getUsagePattern, hasErrorText } from './stream-field-patterns.ts';
+import { getUsageOrErrorPattern, getUsagePattern, isUsageMatch } from './stream-field-patterns.ts';
 import type { Usage } from './types.ts';
 
 const NEWLINE = 0x0a;
@@ -14,7 +14,8 @@ const NEWLINE = 0x0a;
  * Events are parsed only when they hold a usage object (once or twice per stream). Error events have every
  * secret of `redactor` removed; other bytes are not scanned. Each read's complete lines are decoded once as
  * latin1 (a byte per character) and searched there: usage objects and error fields by one regular expression
- * search each, not one Buffer#indexOf call per `"usage"` of every event.
+ * search for both (usage objects alone when there is no secret to keep out of error events), not one
+ * Buffer#indexOf call per `"usage"` of every event.
  * With `reasons`, the finish reasons the events state are collected there (one byte search per read).
  * With `ownsChunks` (the chunks pushed are the tap's alone, as a vendor call's are), a dropped event is cut out
  * in place: the bytes after it move down over it, and no buffer is allocated for the rest of the read.
@@ -22,6 +23,8 @@ const NEWLINE = 0x0a;
 export class StreamTap {
   private tail: Buffer | undefined;
   private skipBlank = false;
+  /** Whether the text {@link readLines} last read holds an error field (looked for only with a redactor). */
+  private sawError = false;
   private readonly redactor: Redactor | undefined;
 
   constructor(
@@ -54,7 +57,7 @@ export class StreamTap {
     const out = this.readLines(complete, text, this.ownsChunks || bytes !== chunk);
     // Dropping whole `data:` lines makes no error field (one that reached into a dropped line was one before):
     // only bytes whose text holds one are searched again, as sent, when events were dropped.
-    if (!this.redactor || out.length === 0 || !hasErrorText(text)) return out;
+    if (!this.redactor || out.length === 0 || !this.sawError) return out;
     return out === complete || hasErrorField(out) ? this.redactor.redactBytes(out) : out;
   }
 
@@ -70,24 +73,42 @@ export class StreamTap {
    * `bytes` (complete lines; `text`, the same decoded as latin1) without the usage-only events to drop, the
    * usage of every `data:` line that holds a usage object read. Only the lines holding a usage object are
    * looked at (one search finds the next); the bytes between them pass as they are, and are copied only
-   * around a dropped event (within `bytes` itself when `owned`).
+   * around a dropped event (within `bytes` itself when `owned`). With a redactor the same search notes
+   * whether `text` holds an error field (`sawError`), so it goes on past the rest of a line read, until one is found.
    */
   private readLines(bytes: Buffer, text: string, owned: boolean): Buffer {
-    const pattern = getUsagePattern(this.adapter);
+    this.sawError = false;
+    let findsErrors = this.redactor !== undefined;
+    let pattern = findsErrors ? getUsageOrErrorPattern(this.adapter) : getUsagePattern(this.adapter);
     let spans: number[] | undefined;
     let next = this.skipBlank ? this.skipBlankLine(bytes, 0) : 0;
     let kept = next;
-    for (let match = findFrom(pattern, text, next); match !== null; match = findFrom(pattern, text, next)) {
+    for (let match = findFrom(pattern, text, next); match !== null; match = pattern.exec(text)) {
       const at = match.index;
-      const lineStart = text.lastIndexOf('\n', at) + 1;
+      if (findsErrors && !isUsageMatch(text, pattern)) {
+        // The first error field: the rest is searched for usage objects alone, from the character after its start.
+        this.sawError = true;
+        findsErrors = false;
+        pattern = getUsagePattern(this.adapter);
+        pattern.lastIndex = Math.max(at + 1, next);
+        continue;
+      }
+      // A usage object later on a line already read (the search for error fields went on through it).
+      if (at < next) continue;
+      const objectEnd = pattern.lastIndex;
+      // Found in the bytes by one native byte search: a string's lastIndexOf is a call into V8's runtime that compares character by character.
+      const lineStart = bytes.lastIndexOf(NEWLINE, at) + 1;
       const lineEnd = text.indexOf('\n', at);
       next = lineEnd + 1;
-      // The object's brace past the line's end: this line holds no usage object of its own.
-      if (!this.readEventLine(bytes, text, lineStart, lineEnd, pattern.lastIndex)) continue;
-      if (lineStart > kept) (spans ??= []).push(kept, lineStart);
-      this.skipBlank = true;
-      next = this.skipBlankLine(bytes, next);
-      kept = next;
+      // Read when a `data:` line holds the object (its brace on the line); cut out when an event to drop.
+      if (this.readEventLine(bytes, text, lineStart, lineEnd, objectEnd)) {
+        if (lineStart > kept) (spans ??= []).push(kept, lineStart);
+        this.skipBlank = true;
+        next = this.skipBlankLine(bytes, next);
+        kept = next;
+      }
+      // Searching for usage objects alone, the rest of the line is skipped.
+      if (!findsErrors && pattern.lastIndex < next) pattern.lastIndex = next;
     }
     if (kept === 0) return bytes;
     if (kept < bytes.length) (spans ??= []).push(kept, bytes.length);

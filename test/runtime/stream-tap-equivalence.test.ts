@@ -59,7 +59,7 @@ const spaced = (json: unknown) => fc.constantFrom(JSON.stringify(json), JSON.str
 const line = fc.oneof(
   { weight: 5, arbitrary: eventJson.chain(spaced).map((json) => `data: ${json}`) },
   { weight: 1, arbitrary: eventJson.chain(spaced).map((json) => `data:${json}`) },
-  { weight: 1, arbitrary: fc.constantFrom('event: message_delta', ': keep-alive "usage":{', 'data: [DONE]', 'data: {"usage":{"prompt_tokens":1}', '"usage"') },
+  { weight: 1, arbitrary: fc.constantFrom('event: message_delta', ': keep-alive "usage":{', 'data: [DONE]', 'data: {"usage":{"prompt_tokens":1}', '"usage"', 'data: {"x":"error"usage":{"prompt_tokens":3}}', 'data: {"choices":[],"usage":{"prompt_tokens":4},"error":1}') },
   // An error field cut by a line break from its `: null`, with a dropped usage event between them or not.
   { weight: 1, arbitrary: fc.constantFrom('data: {"error"', 'data: {"error":', ': null}', 'null}', '"usage"\t:', ' {"prompt_tokens":2}') },
   { weight: 3, arbitrary: fc.constant('') },
