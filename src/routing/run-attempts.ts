@@ -69,7 +69,8 @@ export async function runAttempts<R>(options: RunAttemptsOptions<R>): Promise<R>
     const tries = probe ? 1 : 1 + Math.max(0, policy.retries);
     for (let retry = 0; retry < tries; retry++) {
       if (signal.aborted) throw getAbortError(signal);
-      const budgetMs = Math.min(policy.attemptTimeoutMs ?? Infinity, deadline - now());
+      const leftMs = deadline - now();
+      const budgetMs = Math.min(policy.attemptTimeoutMs ?? Infinity, leftMs);
       if (budgetMs <= 0) throw last ? getFinalError(last) : getDeadlineError();
       number += 1;
       const outcome = await runOneAttempt(options.attempt, { target, number, retry, probe }, signal, budgetMs);
@@ -82,6 +83,9 @@ export async function runAttempts<R>(options: RunAttemptsOptions<R>): Promise<R>
       if (tracksHealth && isTransient(failure)) await health.reportFailure(target, policy);
       last = outcome;
       if (outcome.committed || !shouldFallback(failure, policy)) throw getFinalError(outcome);
+      // Timed out on the deadline's own budget: the deadline is over, whatever a clock read a moment early says
+      // (a timer may fire before Date.now() reaches its end: libuv counts from the loop's cached time).
+      if (outcome.timedOut && leftMs <= budgetMs) throw getFinalError(outcome);
       if (!isTransient(failure) || retry + 1 >= tries) break;
       const wait = getRetryDelay(retry + 1, failure, {
         backoff: options.backoff ?? DEFAULT_BACKOFF,

@@ -145,6 +145,16 @@ describe('runAttempts', () => {
     expect(calls).toEqual(['a#1', 'b#2']);
   });
 
+  it('starts no attempt after one the deadline timed out, even when the clock reads it a moment early', async () => {
+    const { run, calls } = createRun({ a: [hang], b: [hang], c: [hang] });
+    const deadline = 1_000_000;
+    // a's budget is its attempt timeout; b's is the 5 ms left; once b timed out the clock still reads 1 ms left.
+    const readings = [deadline - 200, deadline - 5, deadline - 1];
+    const result = run({ targets: [a, b, c], policy: makePolicy({ attemptTimeoutMs: 20 }), deadline, now: () => readings.shift() ?? deadline - 1 });
+    await expect(result).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    expect(calls).toEqual(['a#1', 'b#2']);
+  });
+
   it('stops at once when the client leaves, during an attempt or a backoff wait', async () => {
     const client = new AbortController();
     const leave: Behaviour = async (context) => {
