@@ -5,45 +5,20 @@ import { geminiAdapter } from '../../src/protocols/gemini/index.ts';
 import { openaiAdapter } from '../../src/protocols/openai/index.ts';
 import type { ProtocolAdapter } from '../../src/protocols/types.ts';
 import { readUsageFromJson } from '../../src/runtime/json-usage.ts';
+import { findLastFieldObject } from '../helpers/find-last-field-object.ts';
 
 /** The reference: the last `"name"` followed by an object, that object found by matching its braces, then parsed alone. */
 function readReferenceUsage(body: Buffer, adapter: ProtocolAdapter): unknown {
   for (const name of adapter.usageFields) {
-    const at = body.lastIndexOf(`"${name}"`);
-    if (at <= 0 || body[at - 1] === 0x5c) continue;
-    let i = skipSpaces(body, at + name.length + 2);
-    if (body[i] !== 0x3a) continue;
-    i = skipSpaces(body, i + 1);
-    if (body[i] !== 0x7b) continue;
-    const end = findBraceEnd(body, i);
-    if (end === -1) continue;
+    const span = findLastFieldObject(body, name);
+    if (!span) continue;
     try {
-      return adapter.readUsage({ [name]: JSON.parse(body.toString('utf8', i, end + 1)) });
+      return adapter.readUsage({ [name]: JSON.parse(body.toString('utf8', span[0], span[1] + 1)) });
     } catch {
       return undefined;
     }
   }
   return undefined;
-}
-
-function skipSpaces(body: Buffer, at: number): number {
-  while (at < body.length && [0x20, 0x0a, 0x0d, 0x09].includes(body[at])) at++;
-  return at;
-}
-
-function findBraceEnd(body: Buffer, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < body.length; i++) {
-    const byte = body[i];
-    if (inString) {
-      if (byte === 0x5c) i++;
-      else if (byte === 0x22) inString = false;
-    } else if (byte === 0x22) inString = true;
-    else if (byte === 0x7b) depth++;
-    else if (byte === 0x7d && --depth === 0) return i;
-  }
-  return -1;
 }
 
 const adapters = fc.constantFrom<ProtocolAdapter>(openaiAdapter, anthropicAdapter, geminiAdapter);

@@ -1,34 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readTailObject } from '../../src/runtime/read-tail-object.ts';
+import { findLastFieldObject } from '../helpers/find-last-field-object.ts';
 
 /** The reference: the object after the last `"name":` of the bytes, found by matching braces outside strings, parsed alone. */
 function readReferenceObject(body: Buffer, name: string): unknown {
-  const at = body.lastIndexOf(`"${name}"`);
-  if (at <= 0 || body[at - 1] === 0x5c) return undefined;
-  let i = at + name.length + 2;
-  while ([0x20, 0x0a, 0x0d, 0x09].includes(body[i])) i++;
-  if (body[i++] !== 0x3a) return undefined;
-  while ([0x20, 0x0a, 0x0d, 0x09].includes(body[i])) i++;
-  if (body[i] !== 0x7b) return undefined;
-  let depth = 0;
-  let inString = false;
-  for (let j = i; j < body.length; j++) {
-    const byte = body[j];
-    if (inString) {
-      if (byte === 0x5c) j++;
-      else if (byte === 0x22) inString = false;
-    } else if (byte === 0x22) inString = true;
-    else if (byte === 0x7b) depth++;
-    else if (byte === 0x7d && --depth === 0) {
-      try {
-        return JSON.parse(body.toString('utf8', i, j + 1));
-      } catch {
-        return undefined;
-      }
-    }
+  const span = findLastFieldObject(body, name);
+  if (!span) return undefined;
+  try {
+    return JSON.parse(body.toString('utf8', span[0], span[1] + 1));
+  } catch {
+    return undefined;
   }
-  return undefined;
 }
 
 const awkward = fc.constantFrom('"usage"', '\\"usage\\"', 'usage', '{', '}', '{}', '\\', '"', '\u00e9\u4e2d', '\ud83d\ude00');
