@@ -152,7 +152,10 @@ async function runStart(args: string[], dev: boolean): Promise<number> {
   if (config.server.console) {
     const { startConsole } = await import('./console/start-console.ts');
     consoleRuntime = await startConsole(services.store.values, options.config ? dirname(options.config) : '.', logger, () => {
-      const applied = gateway.reload(consoleRuntime!.merge(base.config), { env: base.env });
+      // A worker of a --config primary keeps the primary's number: the primary numbers the configs of every worker,
+      // and a local +1 here would make the number of its next reload go backwards.
+      const generation = fromPrimary ? gateway.getSnapshot().generation : undefined;
+      const applied = gateway.reload(consoleRuntime!.merge(base.config), { env: base.env, generation });
       logger.info(`console overrides changed: generation ${applied} serves new requests`);
     });
     // With --workers the primary serves the console: a worker sends it its rows.

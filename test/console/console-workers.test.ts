@@ -61,12 +61,14 @@ describe('the console of a --workers primary', { timeout: 60_000 }, () => {
     expect(listed).toMatchObject({ disabled: false, usage: { requestsLastMinute: expect.any(Number) } });
   });
 
-  it('lists the models and keys of the reloaded --config file, not the ones it started with', async () => {
+  it('lists the models and keys of the reloaded --config file, not the ones it started with, which every worker numbers as the primary does', async () => {
     const raw = parse(await readFile(config.file, 'utf8'));
     raw.models['added-by-reload'] = { vendor: 'openai', upstream: 'gpt-4o-mini' };
     raw.keys.push({ name: 'added-key', sha256: 'c'.repeat(64), models: ['added-by-reload'] });
     await writeFile(config.file, stringify(raw));
-    expect((await admin('/admin/reload', {})).status).toBe(200);
+    const reload = await admin('/admin/reload', {});
+    expect(reload.status).toBe(200);
+    const { generation } = await reload.json();
     const models = (await (await admin('/admin/models')).json()).models.map((model: any) => model.id);
     expect(models).toContain('added-by-reload');
     const keys = (await (await admin('/admin/keys')).json()).keys;
@@ -75,5 +77,10 @@ describe('the console of a --workers primary', { timeout: 60_000 }, () => {
     // The workers serve it too.
     const client = new OpenAI({ apiKey: CONSOLE_ENV.TEAM_KEY, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
     expect((await client.chat.completions.create({ model: 'added-by-reload', messages: [{ role: 'user', content: 'hi' }] })).choices.length).toBe(1);
+    // One numbering for every worker: the console's overrides did not number configs past the primary's reload.
+    const readRequests = () => gateway.output().split('\n').filter((line) => line.includes('"msg":"request"')).map((line) => JSON.parse(line));
+    await expect.poll(() => readRequests().some((line) => line.model === 'added-by-reload'), { timeout: 5000 }).toBe(true);
+    expect(readRequests().find((line) => line.model === 'added-by-reload').generation).toBe(generation);
+    expect(Math.max(...readRequests().map((line) => line.generation))).toBe(generation);
   });
 });
