@@ -5,7 +5,7 @@
  * redacted one) with the signature unchanged, else the request is refused (400).
  */
 import type { ClaudeBlock, ClaudeChat } from './claude-chat.ts';
-import { isObject } from './text.ts';
+import { isObject, toText } from './text.ts';
 
 /** Claude's names of the block kinds, for its error messages. */
 const BLOCK_NAMES: Record<Exclude<ClaudeBlock['kind'], 'other'>, string> = {
@@ -35,6 +35,6 @@ export function findThinkingProblem(chat: ClaudeChat, sign: (text: string) => st
     const found = first.kind === 'other' ? first.type : BLOCK_NAMES[first.kind];
     return `messages.${index}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${found}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks).`;
   }
-  if (first.signature !== sign(String(first.text ?? ''))) return `messages.${index}.content.0: Invalid \`signature\` in \`thinking\` block`;
+  if (first.signature !== sign(toText(first.text ?? ''))) return `messages.${index}.content.0: Invalid \`signature\` in \`thinking\` block`;
   return undefined;
 }

@@ -1,5 +1,5 @@
 import type { ClaudeChat, ClaudeReply, ClaudeThinking, ClaudeTurn } from './claude-chat.ts';
-import { countTokens, createEcho, createToolArgs, isObject, readText, truncateWords } from './text.ts';
+import { countTokens, createEcho, createToolArgs, isObject, readText, toText, truncateWords } from './text.ts';
 
 /** The text a turn carries: its text blocks, or the contents of its tool results. */
 function readTurnText(turn: ClaudeTurn | undefined): string {
@@ -38,7 +38,7 @@ function planPlainReply(chat: ClaudeChat, last: ClaudeTurn | undefined, newToolI
   if (choice.type === 'tool') tools = tools.filter((tool) => tool.name === choice.name);
   else if (choice.oneCall === true) tools = tools.slice(0, 1);
   if (tools.length > 0) {
-    const calls = tools.map((tool) => ({ id: newToolId(), name: String(tool.name), input: createToolArgs(tool.schema, lastText) }));
+    const calls = tools.map((tool) => ({ id: newToolId(), name: toText(tool.name), input: createToolArgs(tool.schema, lastText) }));
     const text = choice.type === 'auto' ? `Calling ${calls.map((call) => call.name).join(', ')}.` : undefined;
     const outputTokens = countTokens(text ?? '') + calls.reduce((n, call) => n + countTokens(JSON.stringify(call.input)) + 1, 0);
     return { text, tools: calls, stopReason: 'tool_use', inputTokens, outputTokens, cacheRead: 0, cacheWrite: 0 };

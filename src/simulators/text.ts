@@ -64,7 +64,7 @@ export function createToolArgs(schema: unknown, text: string): Record<string, un
   for (const name of names) {
     if (typeof name !== 'string') continue;
     const prop = isObject(props[name]) ? props[name] : {};
-    const type = String(Array.isArray(prop.type) ? prop.type[0] : prop.type ?? 'string').toLowerCase();
+    const type = toText(Array.isArray(prop.type) ? prop.type[0] : prop.type ?? 'string').toLowerCase();
     if (Array.isArray(prop.enum) && prop.enum.length > 0) args[name] = prop.enum[0];
     else if (type === 'number' || type === 'integer') args[name] = 1;
     else if (type === 'boolean') args[name] = true;
@@ -100,6 +100,18 @@ export function createIdMaker(prefix: string): () => string {
 /** Current Unix time in seconds. */
 export function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);
+}
+
+/**
+ * `String(value)`, for any value a JSON body holds: an object whose own `toString` is not a function
+ * (`{"toString": ""}`) makes `String` throw, and is written as `String` writes a plain object.
+ */
+export function toText(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
 }
 
 /** Narrows to a plain object. */

@@ -67,6 +67,12 @@ describe('the simulated Claude model (protocol-free)', () => {
     else expect(found).toContain(problem);
   });
 
+  it('plans a call to a tool whose name is an object without a callable toString (JSON can hold one)', () => {
+    const name = JSON.parse('{"toString": ""}');
+    const reply = planClaudeReply(chatOf({ tools: [{ name, schema: { properties: { q: { type: name } } } }], thinking: THINKING, maxTokens: 2048 }), () => 'id', sign);
+    expect(reply.tools).toEqual([{ id: 'id', name: '[object Object]', input: { q: 'weather in Paris' } }]);
+  });
+
   it('never throws and counts no negative or fractional tokens, whatever the chat holds', () => {
     const block = fc.oneof(
       fc.record({ kind: fc.constant('text' as const), text: fc.string() }),

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { SIMULATOR_KEY } from './key.ts';
 import { TINY_PNG } from '../../../simulators/media.ts';
 import { readJson, sendJson, sendText, startSimServer, type SimRequest } from '../../../simulators/sim-server.ts';
-import { isObject } from '../../../simulators/text.ts';
+import { isObject, toText } from '../../../simulators/text.ts';
 import type { Simulator, SimulatorOptions } from '../../../simulators/types.ts';
 
 /** A simulated text-to-image or text-to-video task; its state advances with each query. */
@@ -61,7 +61,7 @@ export async function startDashScopeSimulator(options: SimulatorOptions = {}): P
       const submitted = readTaskSubmission(req, fail);
       if (!submitted) return;
       const { prompt, params } = submitted;
-      if (params.size !== undefined && !STAR_SIZE.test(String(params.size))) {
+      if (params.size !== undefined && !STAR_SIZE.test(toText(params.size))) {
         return fail(400, 'InvalidParameter', `The size '${params.size}' is not supported, the size must be in the format of width*height, e.g. 1024*1024.`);
       }
       const n = params.n ?? 4;
@@ -118,7 +118,7 @@ function createVideoTask(req: SimRequest, res: ServerResponse, tasks: Map<string
   const submitted = readTaskSubmission(req, fail);
   if (!submitted) return;
   const { prompt, params } = submitted;
-  const size = params.size === undefined ? '1920*1080' : String(params.size);
+  const size = params.size === undefined ? '1920*1080' : toText(params.size);
   if (!STAR_SIZE.test(size)) return fail(400, 'InvalidParameter', `The size '${size}' is not supported, the size must be in the format of width*height, e.g. 1920*1080.`);
   if (prompt.includes('forbidden')) return fail(400, 'DataInspectionFailed', 'Input data may contain inappropriate content.');
   const video = { size, duration: Number.isInteger(params.duration) ? params.duration : 5 };

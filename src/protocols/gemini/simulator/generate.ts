@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { sendJson } from '../../../simulators/sim-server.ts';
 import { createGoogleError } from './google-error.ts';
 import { formatSse, SSE_HEADERS, writeStream } from '../../../simulators/sim-stream.ts';
-import { countTokens, createEcho, createToolArgs, isObject, readText, splitPieces, truncateWords } from '../../../simulators/text.ts';
+import { countTokens, createEcho, createToolArgs, isObject, readText, splitPieces, toText, truncateWords } from '../../../simulators/text.ts';
 import { planGeminiThought, readGeminiThinking, signGeminiCall, signGeminiText } from './thinking.ts';
 
 /** Top-level fields a GenerateContentRequest may have (proto JSON accepts lowerCamel and snake_case). */
@@ -56,7 +56,7 @@ function planCalls(body: Record<string, any>, text: string): { functionCall: { n
   for (const tool of body.tools) {
     for (const fn of tool?.functionDeclarations ?? tool?.function_declarations ?? []) {
       if (Array.isArray(allowed) && !allowed.includes(fn.name)) continue;
-      calls.push({ functionCall: { name: String(fn.name), args: createToolArgs(fn.parameters ?? fn.parametersJsonSchema, text) } });
+      calls.push({ functionCall: { name: toText(fn.name), args: createToolArgs(fn.parameters ?? fn.parametersJsonSchema, text) } });
     }
   }
   return calls;

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createGoogleError } from './google-error.ts';
-import { countTokens, isObject } from '../../../simulators/text.ts';
+import { countTokens, isObject, toText } from '../../../simulators/text.ts';
 
 const PLACEHOLDERS = new Set(['skip_thought_signature_validator', 'context_engineering_is_the_way_to_go']);
 
@@ -54,7 +54,7 @@ export function findSignatureProblem(body: Record<string, any>): unknown {
       const call = part?.functionCall ?? part?.function_call;
       if (!isObject(call)) continue;
       const signature = part.thoughtSignature ?? part.thought_signature;
-      if (PLACEHOLDERS.has(signature) || signature === signGeminiCall(String(call.name))) continue;
+      if (PLACEHOLDERS.has(signature) || signature === signGeminiCall(toText(call.name))) continue;
       const what = signature === undefined ? 'is missing a thought_signature' : 'has an invalid thought_signature';
       return createGoogleError(400, 'INVALID_ARGUMENT', `Function call ${what} in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${call.name}\` , position ${j + 1}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`);
     }

@@ -9,7 +9,7 @@ import { readMultipart } from '../../../simulators/multipart.ts';
 import { createMissingParamError, createOpenAIError, INVALID_JSON_ERROR } from './errors.ts';
 import type { OpenAIState } from './state.ts';
 import { readJson, sendJson, sendText, type SimRequest } from '../../../simulators/sim-server.ts';
-import { countTokens, isObject } from '../../../simulators/text.ts';
+import { countTokens, isObject, toText } from '../../../simulators/text.ts';
 
 /** Content types of the speech formats; opus/aac/flac carry the MP3 frames (not real encodings). */
 const SPEECH_TYPES: Record<string, string> = {
@@ -24,7 +24,7 @@ export function handleSpeech(_state: OpenAIState, req: SimRequest, res: ServerRe
   const format = body.response_format ?? 'mp3';
   const type = SPEECH_TYPES[format];
   if (!type) return sendJson(res, 400, createOpenAIError(`Invalid value: '${format}'. Supported values are: 'mp3', 'opus', 'aac', 'flac', 'wav', and 'pcm'.`, 'invalid_request_error', 'response_format', 'invalid_value'));
-  const words = Math.max(1, countTokens(String(body.input)));
+  const words = Math.max(1, countTokens(toText(body.input)));
   const bytes = format === 'wav' ? createWav(words * 2400) : format === 'pcm' ? Buffer.alloc(words * 4800) : createMp3(words);
   sendText(res, 200, bytes, type);
 }

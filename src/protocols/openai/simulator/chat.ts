@@ -3,7 +3,7 @@ import { createMissingParamError, createOpenAIError, INVALID_JSON_ERROR } from '
 import type { OpenAIState } from './state.ts';
 import { readJson, sendJson, type SimRequest } from '../../../simulators/sim-server.ts';
 import { formatSse, SSE_HEADERS, writeStream } from '../../../simulators/sim-stream.ts';
-import { countTokens, createEcho, createToolArgs, isObject, nowSeconds, readText, splitFragments, splitPieces, truncateWords } from '../../../simulators/text.ts';
+import { countTokens, createEcho, createToolArgs, isObject, nowSeconds, readText, splitFragments, splitPieces, toText, truncateWords } from '../../../simulators/text.ts';
 
 /** A tool call the simulated model makes. */
 interface ToolCall {
@@ -90,7 +90,7 @@ function planToolCalls(state: OpenAIState, body: Record<string, any>, text: stri
   if (fns.length === 0) return undefined;
   return fns.map((fn: any) => ({
     id: `call_${state.nextId()}`,
-    name: String(fn.name),
+    name: toText(fn.name),
     arguments: JSON.stringify(createToolArgs(fn.parameters, text)),
   }));
 }

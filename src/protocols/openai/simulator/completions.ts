@@ -3,7 +3,7 @@ import { createMissingParamError, createOpenAIError, INVALID_JSON_ERROR } from '
 import type { OpenAIState } from './state.ts';
 import { readJson, sendJson, type SimRequest } from '../../../simulators/sim-server.ts';
 import { formatSse, SSE_HEADERS, writeStream } from '../../../simulators/sim-stream.ts';
-import { countTokens, createEcho, isObject, nowSeconds, splitPieces, truncateWords } from '../../../simulators/text.ts';
+import { countTokens, createEcho, isObject, nowSeconds, splitPieces, toText, truncateWords } from '../../../simulators/text.ts';
 
 /**
  * POST /v1/completions (legacy, fixtures/openai/completions-legacy-*): `text` is `Echo: <prompt>` cut to
@@ -15,7 +15,7 @@ export function handleCompletions(state: OpenAIState, req: SimRequest, res: Serv
   if (!isObject(body)) return sendJson(res, 400, INVALID_JSON_ERROR);
   if (typeof body.model !== 'string') return sendJson(res, 400, createOpenAIError('you must provide a model parameter'));
   if (body.prompt === undefined) return sendJson(res, 400, createMissingParamError('prompt'));
-  const prompt = Array.isArray(body.prompt) ? body.prompt.filter((p: unknown) => typeof p === 'string').join(' ') : String(body.prompt);
+  const prompt = Array.isArray(body.prompt) ? body.prompt.filter((p: unknown) => typeof p === 'string').join(' ') : toText(body.prompt);
   const full = createEcho(prompt);
   const cut = truncateWords(full, body.max_tokens);
   const text = cut ?? full;
