@@ -47,8 +47,11 @@ export class AbortSource {
   }
 
   removeListener(_event: 'abort', listener: Listener): this {
-    const at = this.listeners.indexOf(listener);
-    if (at !== -1) this.listeners.splice(at, 1);
+    const { listeners } = this;
+    const at = listeners.indexOf(listener);
+    // The last one (a vendor call's own, nearly always alone) is popped: splice builds an array of what it removes.
+    if (at === listeners.length - 1) listeners.pop();
+    else if (at !== -1) listeners.splice(at, 1);
     return this;
   }
 

@@ -61,8 +61,8 @@ const COUNTED_OPENERS = 32;
 /** Whether `raw` holds at most {@link COUNTED_OPENERS} bytes `{` and `[` (stops counting past it). */
 function hasFewOpeners(raw: Buffer): boolean {
   let count = 0;
-  for (let at = raw.indexOf(OPEN_BRACE); at !== -1; at = raw.indexOf(OPEN_BRACE, at + 1)) if (++count > COUNTED_OPENERS) return false;
-  for (let at = raw.indexOf(OPEN_BRACKET); at !== -1; at = raw.indexOf(OPEN_BRACKET, at + 1)) if (++count > COUNTED_OPENERS) return false;
+  for (let at = raw.indexOf(OPEN_BRACE, 0); at !== -1; at = raw.indexOf(OPEN_BRACE, at + 1)) if (++count > COUNTED_OPENERS) return false;
+  for (let at = raw.indexOf(OPEN_BRACKET, 0); at !== -1; at = raw.indexOf(OPEN_BRACKET, at + 1)) if (++count > COUNTED_OPENERS) return false;
   return true;
 }
 
