@@ -18,14 +18,8 @@ type ExtendedEvent = UsageEvent & {
 /** Error codes of the gateway's own refusals that count as limit or budget rejections. */
 const REJECTIONS = new Set(['rate_limit_exceeded', 'budget_exceeded']);
 
-/** The token types of `gen_ai_client_token_usage`, with the usage field each one reads. */
-const TOKEN_TYPES = [
-  ['input', 'inputTokens'],
-  ['output', 'outputTokens'],
-  ['cached_input', 'cachedInputTokens'],
-  ['cache_creation_input', 'cacheCreationInputTokens'],
-  ['reasoning', 'reasoningTokens'],
-] as const;
+/** The token types of `gen_ai_client_token_usage`, in the order recordGenAi reads their usage fields. */
+const TOKEN_TYPES = ['input', 'output', 'cached_input', 'cache_creation_input', 'reasoning'] as const;
 
 /** The GenAI series of one request shape on a model route; those not every request adds to are made on first use. */
 interface GenAiCells {
@@ -150,11 +144,17 @@ function recordGenAi(metrics: RequestMetrics, cells: GenAiCells, event: Extended
     const output = usage.outputTokens ?? 0;
     if (output > 1) (cells.perOutputToken ??= metrics.timePerOutputToken.getCell(...labels)).observe((event.durationMs - event.ttfbMs) / 1000 / (output - 1));
   }
-  for (let i = 0; i < TOKEN_TYPES.length; i++) {
-    // Indexed, not destructured: no iterator made per token type and request.
-    const count = usage[TOKEN_TYPES[i][1]];
-    if (count !== undefined && count > 0) (cells.tokens[i] ??= metrics.tokenUsage.getCell(...labels, TOKEN_TYPES[i][0])).observe(count);
-  }
+  // Each field read by its name, in TOKEN_TYPES' order: a read through a computed key was a megamorphic keyed load per type and request.
+  recordTokens(metrics, cells, 0, usage.inputTokens);
+  recordTokens(metrics, cells, 1, usage.outputTokens);
+  recordTokens(metrics, cells, 2, usage.cachedInputTokens);
+  recordTokens(metrics, cells, 3, usage.cacheCreationInputTokens);
+  recordTokens(metrics, cells, 4, usage.reasoningTokens);
+}
+
+/** Adds a count of the token type at `index` of TOKEN_TYPES to its series (made on first use), unless there is none. */
+function recordTokens(metrics: RequestMetrics, cells: GenAiCells, index: number, count: number | undefined): void {
+  if (count !== undefined && count > 0) (cells.tokens[index] ??= metrics.tokenUsage.getCell(...cells.labels, TOKEN_TYPES[index])).observe(count);
 }
 
 /** Failed attempts per target, fallbacks from the targets left, and cooldown skips (only requests that had them). */

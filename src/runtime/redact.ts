@@ -50,7 +50,17 @@ export const MIN_SECRET_LENGTH = 8;
  */
 const FREQUENT_IN_LOG_LINES = '"et:o,nas10ip9cdurlh-65m24783g/bvkT.Mf}{yqISPOC';
 
-/** A form as searched for: from its least frequent character on (`needle`), the characters before it (`prefix`) compared where found. */
+/**
+ * The shortest needle a form is searched by: a needle of one or a few characters is found wherever its first
+ * character is (a hex digit of a request id), and each such find costs a call of `indexOf` and a compare of the
+ * prefix, where a longer needle's false starts are passed over inside `indexOf`.
+ */
+const MIN_NEEDLE_LENGTH = 8;
+
+/**
+ * A form as searched for: from its least frequent character on (`needle`, at least {@link MIN_NEEDLE_LENGTH}
+ * characters long), the characters before it (`prefix`) compared where found.
+ */
 interface Probe {
   form: string;
   needle: string;
@@ -60,7 +70,7 @@ interface Probe {
 function defineProbe(form: string): Probe {
   let skip = 0;
   let rank = -1;
-  for (let i = 0; i < form.length; i++) {
+  for (let i = 0; i <= form.length - MIN_NEEDLE_LENGTH; i++) {
     const frequency = FREQUENT_IN_LOG_LINES.indexOf(form[i]);
     const charRank = frequency === -1 ? FREQUENT_IN_LOG_LINES.length : frequency;
     if (charRank > rank) {

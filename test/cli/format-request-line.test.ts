@@ -77,6 +77,40 @@ describe('the request log line', () => {
     );
   });
 
+  it('writes each event\'s own status, counts, generation and usage names when events repeat some of them (the formatter keeps them)', () => {
+    // Few values each, -0 and NaN among them, so that consecutive events often share some and differ in others.
+    const count = fc.constantFrom(0, -0, 1, 2, Number.NaN, undefined, '1', null);
+    const names = fc.constantFrom('inputTokens', 'outputTokens', 'totalTokens', 'estimated', '"quoted"', '');
+    const repeating = fc.record({
+      requestId: fc.constantFrom('r-1', 'r"2', 'r\\3', '\u00e9', 'b7c6a7a0-8d4e-4a4f-9f1e-0c1d2e3f4a5b'),
+      status: fc.constantFrom(200, 429, -0, 0, Number.NaN, '200'),
+      ttfbMs: fc.constantFrom(undefined, 0.25, 1),
+      durationMs: fc.constantFrom(1, 2.5),
+      overheadMs: fc.constantFrom(0.5, -0),
+      vendorCalls: count,
+      attempts: count,
+      usage: fc.dictionary(names, fc.oneof(fc.nat(3), fc.boolean(), fc.constant(undefined)), { maxKeys: 4 }),
+      generation: count,
+      error: fc.constantFrom(undefined, undefined, 'rate_limit_exceeded'),
+      costUsd: fc.constantFrom(undefined, undefined, 0.5),
+    });
+    const base = { key: 'k', model: 'm', vendor: 'v', target: 'v/m', op: 'chat', style: 'openai', method: 'POST', path: '/p', route: '/p', client: '::1', pid: 7 };
+    fc.assert(
+      fc.property(fc.array(fc.tuple(repeating, fc.nat(3)), { minLength: 1, maxLength: 20 }), (events) => {
+        const format = createRequestLineFormatter();
+        for (const [fields, at] of events) {
+          const { requestId, status, ttfbMs, durationMs, overheadMs, vendorCalls, attempts, usage: counts, generation, error, costUsd } = fields;
+          // createUsageEvent's order: the caller's fields after the id, the optional ones last.
+          const usageEvent = { requestId, ...base, status, ttfbMs, durationMs, overheadMs, vendorCalls, attempts, usage: counts, generation } as unknown as UsageEvent;
+          if (costUsd !== undefined) usageEvent.costUsd = costUsd;
+          if (error !== undefined) usageEvent.error = error;
+          expect(format(usageEvent, at)).toBe(writeReferenceLine(usageEvent, at));
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('writes each caller field of its own event: an event that differs from the one before in one field only', () => {
     // createUsageEvent's keys, in its order.
     const base = {

@@ -33,4 +33,11 @@ describe('finding a secret from its rarest character', () => {
     expect(redactor.redactText('sk-v-12345678sk-v-123456789')).toBe(`sk-v-12345678${REDACTED}`);
     expect(redactor.redactText('k-v-123456789 sk-v-12345678')).toBe('k-v-123456789 sk-v-12345678');
   });
+
+  it('finds a secret whose rarest character is among its last few (searched from an earlier one), beside near misses', () => {
+    const redactor = createRedactor(['sk-bench-vendor-0123456789abcdef']);
+    const line = '{"id":"f0f1-ffff","a":"sk-bench-vendor-0123456789abcdeF","b":"k-bench-vendor-0123456789abcdef","c":"sk-bench-vendor-0123456789abcdef"}';
+    expect(redactor.redactText(line)).toBe(line.replace('"c":"sk-bench-vendor-0123456789abcdef"', `"c":"${REDACTED}"`));
+    expect(redactor.redactText('sk-bench-vendor-0123456789abcdef')).toBe(REDACTED);
+  });
 });
