@@ -25,7 +25,8 @@ export function createRequestLineFormatter(): (event: UsageEvent, time: number) 
   /** `{"level":30,"time":T,"requestId":"`: the head of a line whose id is written as it is. */
   let openHead = '';
   const status = defineKeptPart((value: unknown) => writeField(',"status":', value));
-  const calls = defineKeptPair((vendorCalls: unknown, attempts: unknown) => writeField(',"vendorCalls":', vendorCalls) + writeField(',"attempts":', attempts));
+  const vendorCalls = defineKeptPart((value: unknown) => writeField(',"vendorCalls":', value));
+  const attempts = defineKeptPart((value: unknown) => writeField(',"attempts":', value));
   const end = defineKeptPart((generation: unknown) => `${writeField(',"generation":', generation)},"msg":"request"}\n`);
   return (event, time) => {
     if (time !== lastTime) {
@@ -45,7 +46,8 @@ export function createRequestLineFormatter(): (event: UsageEvent, time: number) 
       writeField(',"ttfbMs":', event.ttfbMs) +
       writeField(',"durationMs":', event.durationMs) +
       writeField(',"overheadMs":', event.overheadMs) +
-      calls.get(event.vendorCalls, event.attempts) +
+      vendorCalls.get(event.vendorCalls) +
+      attempts.get(event.attempts) +
       writeUsage(event.usage);
     if (hasNoExtraFields(event)) return head + outcome + end.get(event.generation);
     return (
@@ -87,24 +89,6 @@ function defineKeptPart(write: (value: unknown) => string): { get(value: unknown
       if (text === undefined || !Object.is(value, last)) {
         last = value;
         text = write(value);
-      }
-      return text;
-    },
-  };
-}
-
-/** The same for two numbers. */
-function defineKeptPair(write: (a: unknown, b: unknown) => string): { get(a: unknown, b: unknown): string } {
-  let lastA: unknown;
-  let lastB: unknown;
-  let text: string | undefined;
-  return {
-    get(a, b) {
-      if (typeof a !== 'number' || typeof b !== 'number') return write(a, b);
-      if (text === undefined || !Object.is(a, lastA) || !Object.is(b, lastB)) {
-        lastA = a;
-        lastB = b;
-        text = write(a, b);
       }
       return text;
     },
