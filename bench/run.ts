@@ -7,7 +7,8 @@
  *   npm run bench                       full run (warm-up rounds of 3 s until the CPU per request settles, 5 rounds
  *                                       of 10 s), writes bench/RESULTS.md
  *   npm run bench -- --quick            smoke test: 1 round of ~1 s, small counts, writes nothing
- *   npm run bench -- --only chat-c64,stream-ttfb   some scenarios only (writes nothing)
+ *   npm run bench -- --only chat-c64,stream-ttfb   some scenarios only: writes no RESULTS.md nor BASELINE.md
+ *                                       (a partial run is no evidence of either); --profile still writes PROFILE.md
  *                                       (a run with chat-c64 also profiles a fresh floor and gateway under it
  *                                       afterwards and prints the cost per request by stage; RESULTS.md has it)
  *   npm run bench -- --quiet-rows       also the quiet gateway (log silent, no limits) at c=64, reference only
@@ -16,7 +17,7 @@
  *                                       self-time functions and their time by request stage (bench/PROFILE.md)
  *   npm run bench -- --baseline REF     the gateway at commit REF (bundled from a temporary worktree) as the
  *                                       reference instead of the floor, both as deployed: the "no regression"
- *                                       check of a change; writes bench/BASELINE.md (with --quick: nothing)
+ *                                       check of a change; writes bench/BASELINE.md (with --quick or --only: nothing)
  *   --lengthen N                        times a scenario whose judged rows spread over ±10% is measured again
  *                                       with rounds twice as long (default 2 in a full run; 0 with --quick)
  *   --rounds N, --duration S, --warmup S, --load wrk|autocannon
@@ -38,6 +39,7 @@ import { formatStageTimes, splitProfileByStage, type StageTime } from './profile
 import { formatSelfTimes, summarizeCpuProfile } from './profile-summary.ts';
 import { defineRows, formatTextTable, HEADROOM_HEADERS, summarizeVerdicts, type ResultRow } from './report.ts';
 import { PENDING_TARGETS, readCommit, writeResults } from './results-file.ts';
+import { getRecordFile } from './record-file.ts';
 import { HarnessError, runScenario } from './run-scenario.ts';
 import { findMeasuredCpu, measureCostBreakdown, type CostBreakdown } from './cost-breakdown.ts';
 import { formatCostBreakdown } from './cost-breakdown-table.ts';
@@ -48,8 +50,6 @@ import type { Scenario } from './scenarios/types.ts';
 import { setupBench } from './setup.ts';
 import { checkSpread, hasBaseline, hasTarget } from './spread-check.ts';
 
-const RESULTS_FILE = 'bench/RESULTS.md';
-const BASELINE_FILE = 'bench/BASELINE.md';
 
 /** What a `--baseline` run compares by default: the rows where the gateway's own cost shows. */
 const BASELINE_SCENARIOS = ['chat-c1', 'chat-c64', 'stream-c64', 'stream-ttfb', 'translated-stream', 'slow-streams', 'startup-rss'];
@@ -100,7 +100,7 @@ function listScenarios(only: string[] | undefined, quietRows: boolean, baseline?
   return quietRows ? all : SCENARIOS;
 }
 
-/** Prints each proxy's top self time and its split by request stage, and writes bench/PROFILE.md. */
+/** Prints each proxy's top self time and its split by request stage, and writes bench/PROFILE.md (which names its scenarios). */
 async function printProfiles(dir: string, scenarios: Scenario[]): Promise<void> {
   const splits: Record<string, StageTime[]> = {};
   for (const name of PROFILED_PROXIES) {
@@ -181,14 +181,15 @@ async function runBench(argv: string[]): Promise<number> {
   if (breakdown) console.log(`\n${formatCostBreakdown(breakdown).join('\n')}`);
   if (!options.only) for (const pending of PENDING_TARGETS) console.log(`not measured yet: ${pending}`);
   if (options.profileDir) await printProfiles(options.profileDir, scenarios);
+  const record = getRecordFile(options);
   if (options.baseline) {
     const verdict = judgeRegression(rows);
     console.log(`\nBefore (${ctx.floor.label}) and after (this checkout, ${readCommit()}), both as deployed:\n${verdict.lines.join('\n')}`);
-    if (!options.quick) {
-      await writeBaselineFile(BASELINE_FILE, { date: new Date(started), commit: readCommit(), reference: ctx.floor.label, rounds: options.rounds, roundS: options.roundS, loadAverage: [loadAtStart, loadavg()[0]] }, formatTextTable(rows), verdict.lines);
-      console.log(`wrote ${BASELINE_FILE}`);
+    if (record) {
+      await writeBaselineFile(record, { date: new Date(started), commit: readCommit(), reference: ctx.floor.label, rounds: options.rounds, roundS: options.roundS, loadAverage: [loadAtStart, loadavg()[0]] }, formatTextTable(rows), verdict.lines);
+      console.log(`wrote ${record}`);
     }
-  } else if (!options.quick && !options.only) {
+  } else if (record) {
     const run = {
       ...options,
       date: new Date(started),
@@ -201,8 +202,8 @@ async function runBench(argv: string[]): Promise<number> {
       spread: spread.lines,
       breakdown,
     };
-    await writeResults(RESULTS_FILE, rows, run, ctx.notes);
-    console.log(`wrote ${RESULTS_FILE}`);
+    await writeResults(record, rows, run, ctx.notes);
+    console.log(`wrote ${record}`);
   }
   console.log(`bench took ${minutes.toFixed(1)} min`);
   return 0;
