@@ -6,14 +6,14 @@
  * that, and the first measured round of the gateway then cost 1.8x the second.
  */
 
-/** Warm-up rounds whose CPU per request are within this share of each other: settled. */
+/** Warm-up rounds whose costs (CPU per request, or a latency) are within this share of each other: settled. */
 export const SETTLED_SPREAD = 0.1;
 /** Most warm-up rounds, settled or not (a machine busy with other work may never let them agree). */
 export const MAX_WARMUP_ROUNDS = 6;
 
 /**
- * Runs warm-up rounds (`round` returns its CPU per request) until two in a row agree within
- * {@link SETTLED_SPREAD}, or `maxRounds` have run; returns each round's CPU per request.
+ * Runs warm-up rounds (`round` returns its cost: CPU per request, or a latency such as a p50) until two in a
+ * row agree within {@link SETTLED_SPREAD}, or `maxRounds` have run; returns each round's cost.
  */
 export async function warmUntilSettled(round: () => Promise<number>, maxRounds = MAX_WARMUP_ROUNDS): Promise<number[]> {
   const costs: number[] = [];

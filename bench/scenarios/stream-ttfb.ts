@@ -1,12 +1,16 @@
 /**
- * Streaming time to first byte at an undici client: c=1, sequential requests (50 per second of a round's
- * length: 500 in a full run's 10 s rounds, more when a run lengthens its rounds).
+ * Streaming time to first byte at an undici client: c=1, sequential requests (250 per second of a round's
+ * length: 2,500 in a full run's 10 s rounds, about 2 s of streams, more when a run lengthens its rounds),
+ * after warm-up rounds that run until the p50 settles, as the load scenarios' do.
  */
+import { MAX_WARMUP_ROUNDS, warmUntilSettled } from '../warm-up.ts';
 import { readLastJsonLine, runChild } from '../run-child.ts';
 import type { BenchContext, Measured, Scenario, Side } from './types.ts';
 
 /** Requests measured per second of a round's length (`--duration`). */
-const REQUESTS_PER_SECOND = 50;
+const REQUESTS_PER_SECOND = 250;
+/** Requests in one warm-up round: a fresh process's first hundreds of streams still compile and size its heap. */
+const WARMUP_ROUND_REQUESTS = 1000;
 
 interface TtfbResult {
   p50Us: number;
@@ -37,7 +41,11 @@ export const streamTtfbScenario: Scenario = {
     { id: 'stream-ttfb-p50', label: 'Streaming TTFB c=1 (undici client), p50', unit: 'µs', target: { kind: 'max-over', amount: 100, unit: 'µs' } },
   ],
   async warmup(ctx, side) {
-    await runTtfbClient(ctx, side, 0, ctx.quick ? 20 : 200);
+    if (ctx.quick) {
+      await runTtfbClient(ctx, side, 0, 20);
+      return;
+    }
+    await warmUntilSettled(async () => (await runTtfbClient(ctx, side, WARMUP_ROUND_REQUESTS, 20)).p50Us, MAX_WARMUP_ROUNDS);
   },
   async measure(ctx, side): Promise<Measured> {
     const result = await runTtfbClient(ctx, side, ctx.quick ? 50 : Math.round(REQUESTS_PER_SECOND * ctx.roundS), ctx.quick ? 5 : 20);
