@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { access, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pruneCacheFiles } from './prune-cache-files.ts';
 
 /** Where the build keeps what its generators made (beside the packages that made it: a reinstall clears it). */
 const CACHE_DIR = join('node_modules', '.cache', 'model-gateway');
@@ -12,12 +13,27 @@ function getCacheFile(name: string, ext: string, parts: readonly string[]): stri
   return join(CACHE_DIR, `${name}-${hash.digest('hex').slice(0, 32)}${ext}`);
 }
 
-/** Writes a cache file whole or not at all (a build running beside this one may be reading it). */
-async function writeCacheFile(file: string, text: string): Promise<void> {
+/**
+ * Writes a cache file whole or not at all (a build running beside this one may be reading it), then prunes
+ * the generator's least recently used files.
+ */
+async function writeCacheFile(name: string, ext: string, file: string, text: string): Promise<void> {
   await mkdir(CACHE_DIR, { recursive: true });
   const partial = `${file}.${process.pid}.${Date.now()}.tmp`;
   await writeFile(partial, text);
   await rename(partial, file);
+  await pruneCacheFiles(CACHE_DIR, name, ext);
+}
+
+/** Marks a cache file as just used (its modification time: pruning keeps the most recently used); false when absent. */
+async function touchCacheFile(file: string): Promise<boolean> {
+  const now = new Date();
+  try {
+    await utimes(file, now, now);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -26,11 +42,7 @@ async function writeCacheFile(file: string, text: string): Promise<void> {
  */
 export async function getCachedFile(name: string, ext: string, parts: readonly string[], make: () => Promise<string>): Promise<string> {
   const file = getCacheFile(name, ext, parts);
-  try {
-    await access(file);
-  } catch {
-    await writeCacheFile(file, await make());
-  }
+  if (!(await touchCacheFile(file))) await writeCacheFile(name, ext, file, await make());
   return file;
 }
 
@@ -40,13 +52,15 @@ export async function readCached(name: string, ext: string, parts: readonly stri
   const cached = await readCachedText(file);
   if (cached !== undefined) return cached;
   const text = await make();
-  await writeCacheFile(file, text);
+  await writeCacheFile(name, ext, file, text);
   return text;
 }
 
 async function readCachedText(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, 'utf8');
+    const text = await readFile(file, 'utf8');
+    await touchCacheFile(file);
+    return text;
   } catch {
     return undefined;
   }
