@@ -72,6 +72,8 @@ export async function readMultipartModel(
     if (signal?.aborted) throw abortError(signal);
     model = await sniffModel(live, spool, sniffer, field);
     await spool.seal();
+    // An abort during the last awaits released the source already, and its signal fires no more.
+    if (signal?.aborted) throw abortError(signal);
   } catch (error) {
     source.release(error);
     await spool.cleanup();
