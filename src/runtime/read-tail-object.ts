@@ -51,7 +51,8 @@ function guessObjectEnd(text: string, open: number): number {
  * after it; a text that does not parse), and the caller reads the bytes instead.
  */
 export function readTailObject(body: Buffer, name: string): unknown {
-  const text = body.toString('utf8', Math.max(0, body.length - TAIL_BYTES));
+  // toString() with no arguments decodes UTF-8 at once, with no encoding looked up (most answers are short).
+  const text = body.length <= TAIL_BYTES ? body.toString() : body.toString('utf8', body.length - TAIL_BYTES);
   const at = findLastName(text, name);
   if (at <= 0 || text.charCodeAt(at - 1) === BACKSLASH) return undefined;
   let open = skipSpaces(text, at + name.length + 2);
