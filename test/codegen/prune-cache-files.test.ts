@@ -36,9 +36,9 @@ describe('pruneCacheFiles', () => {
     expect((await readdir(dir)).sort()).toEqual([files[1], files[3], files[0]].sort());
   });
 
-  it("leaves other generators' files, partial writes and unrelated files alone", async () => {
+  it("leaves other generators' files, a partial write in progress and unrelated files alone", async () => {
     await writeFiles('shape-validator', '.cjs', [1, 2, 3]);
-    const others = ['openapi-1234.d.ts', `shape-validator-${hash(9)}.cjs.42.1700000000000.tmp`, 'notes.txt', `shape-validatorx-${hash(1)}.cjs`];
+    const others = ['openapi-1234.d.ts', `shape-validator-${hash(9)}.cjs.42.${Date.now()}.tmp`, 'notes.txt', `shape-validatorx-${hash(1)}.cjs`];
     for (const file of others) await writeFile(join(dir, file), 'x');
     await pruneCacheFiles(dir, 'shape-validator', '.cjs', 1);
     expect((await readdir(dir)).sort()).toEqual([...others, `shape-validator-${hash(0)}.cjs`].sort());
@@ -48,5 +48,15 @@ describe('pruneCacheFiles', () => {
     const files = await writeFiles('validators', '.mjs', [1, 2]);
     await pruneCacheFiles(dir, 'validators', '.mjs', 2);
     expect((await readdir(dir)).sort()).toEqual(files.sort());
+  });
+
+  it('removes partial writes of the generator started over an hour ago, and keeps younger ones', async () => {
+    const now = Date.now();
+    const old = `validators-${hash(1)}.mjs.41.${now - 61 * 60_000}.tmp`;
+    const young = `validators-${hash(2)}.mjs.42.${now - 59 * 60_000}.tmp`;
+    const otherGenerator = `openapi-${hash(3)}.d.ts.43.${now - 120 * 60_000}.tmp`;
+    for (const file of [old, young, otherGenerator]) await writeFile(join(dir, file), 'x');
+    await pruneCacheFiles(dir, 'validators', '.mjs', 8, now);
+    expect((await readdir(dir)).sort()).toEqual([otherGenerator, young].sort());
   });
 });
