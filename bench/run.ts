@@ -50,7 +50,6 @@ import type { Scenario } from './scenarios/types.ts';
 import { setupBench } from './setup.ts';
 import { checkSpread, hasBaseline, hasTarget } from './spread-check.ts';
 
-
 /** What a `--baseline` run compares by default: the rows where the gateway's own cost shows. */
 const BASELINE_SCENARIOS = ['chat-c1', 'chat-c64', 'stream-c64', 'stream-ttfb', 'translated-stream', 'slow-streams', 'startup-rss'];
 

@@ -39,9 +39,10 @@ export function readRetryAfter(
  * {@link readRetryAfter} reads (the rule the rendered errors follow); undefined when the vendor sent no
  * `retry-after` or one that is not read (garbage is dropped, never relayed).
  */
-export function formatRetryAfter(headers: Record<string, string | string[] | undefined>, now: number = Date.now()): string | undefined {
+export function formatRetryAfter(headers: Record<string, string | string[] | undefined>, now?: number): string | undefined {
   if (headers['retry-after'] === undefined) return undefined;
-  const waitMs = readRetryAfter(headers, now);
+  // The clock is read only for a header that is there: most answers have none.
+  const waitMs = readRetryAfter(headers, now ?? Date.now());
   return waitMs === undefined ? undefined : String(Math.ceil(waitMs / 1000));
 }
 

@@ -26,6 +26,6 @@ export function listResponseHeaders(ctx: RequestContext, response: VendorRespons
   pushHeader(list, 'content-disposition', headers['content-disposition']);
   pushHeader(list, 'cache-control', headers['cache-control']);
   if (contentLength !== undefined) list.push('content-length', formatWholeNumber(contentLength));
-  if (headers['retry-after'] !== undefined) pushHeader(list, 'retry-after', formatRetryAfter(headers));
+  pushHeader(list, 'retry-after', formatRetryAfter(headers));
   return list;
 }
