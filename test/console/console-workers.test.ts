@@ -41,10 +41,14 @@ describe('the console of a --workers primary', { timeout: 60_000 }, () => {
     for (let i = 0; i < 4; i++) expect(await chatStatus()).toBe(200);
     const tail = await admin('/admin/usage/tail');
     const reader = tail.body!.pipeThrough(new TextDecoderStream()).getReader();
+    // A worker sends its row over IPC after its answer, so the last row may reach the primary after the tail
+    // opened: read the backlog and the live rows until all four are there (the test's timeout bounds it).
     let text = '';
-    while (!text.includes('"open":true')) text += (await reader.read()).value ?? '';
+    const readRows = () => text.split('\n').slice(0, -1).filter(Boolean).map((line) => JSON.parse(line));
+    const readTeamRows = () => readRows().filter((row) => row.key === 'team');
+    while (!text.includes('"open":true') || readTeamRows().length < 4) text += (await reader.read()).value ?? '';
     await reader.cancel();
-    const rows = text.split('\n').filter(Boolean).map((line) => JSON.parse(line)).filter((row) => row.key === 'team');
+    const rows = readTeamRows();
     expect(rows).toHaveLength(4);
     expect(rows.every((row) => row.pid !== primaryPid && row.model === 'gpt-4o-mini' && row.status === 200)).toBe(true);
     const overview = await (await admin('/admin/overview')).json();
