@@ -12,9 +12,10 @@ function pushHeader(list: HeaderList, name: string, value: string | string[] | u
  * The client's response headers as a flat name/value list (what `writeHead` takes without copying): the
  * request's own headers, then the vendor's passed headers (`content-type`, `content-length`,
  * `content-disposition`, `cache-control`, as they are; `retry-after` normalised by formatRetryAfter; everything
- * else, vendor rate limits, cookies..., stays); `contentLength` replaces the vendor's.
+ * else, vendor rate limits, cookies..., stays); `contentLength` replaces the vendor's, and `null` drops it: a body
+ * the gateway may change on its way (a stream through its tap) goes chunked, never framed by the vendor's length.
  */
-export function listResponseHeaders(ctx: RequestContext, response: VendorResponse, contentLength?: number): HeaderList {
+export function listResponseHeaders(ctx: RequestContext, response: VendorResponse, contentLength?: number | null): HeaderList {
   const list: HeaderList = [];
   // Read from the enumerated object itself, V8 takes each value by the for-in's field index (no keyed lookup).
   const own = ctx.headers;
@@ -25,7 +26,7 @@ export function listResponseHeaders(ctx: RequestContext, response: VendorRespons
   if (contentLength === undefined) pushHeader(list, 'content-length', headers['content-length']);
   pushHeader(list, 'content-disposition', headers['content-disposition']);
   pushHeader(list, 'cache-control', headers['cache-control']);
-  if (contentLength !== undefined) list.push('content-length', formatWholeNumber(contentLength));
+  if (typeof contentLength === 'number') list.push('content-length', formatWholeNumber(contentLength));
   pushHeader(list, 'retry-after', formatRetryAfter(headers));
   return list;
 }

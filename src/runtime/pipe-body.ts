@@ -75,7 +75,8 @@ class BodyPipe implements BodySink {
       return false;
     }
     this.started = true;
-    ctx.res.writeHead(this.response.status, listResponseHeaders(ctx, this.response));
+    // Through a tap the bytes may change (events dropped, secrets removed): the vendor's length would not frame them.
+    ctx.res.writeHead(this.response.status, listResponseHeaders(ctx, this.response, this.tap ? null : undefined));
     return true;
   }
 
