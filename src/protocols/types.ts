@@ -143,6 +143,12 @@ export interface ProtocolAdapter<S extends Simulator = Simulator> {
   askForStreamUsage?(op: Operation, body: any, raw: Buffer): Buffer | string | undefined;
   /** True for a stream event that only carries the usage the gateway asked for. */
   isUsageOnlyEvent?(json: any): boolean;
+  /**
+   * Whether, once usage is asked for, every other event carries its usage field as `null` (OpenAI's
+   * `"usage":null`, absent when the client did not ask): the gateway then removes those fields with the
+   * usage-only events, so the client gets the bytes it would have had without the gateway's ask.
+   */
+  askedUsageLeavesNull?: boolean;
   /** Images generated through asynchronous tasks (vendors without a synchronous images endpoint). */
   imageTasks?: ImageTaskProtocol;
   /**

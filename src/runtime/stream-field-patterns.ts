@@ -3,10 +3,14 @@ import type { ProtocolAdapter } from '../protocols/types.ts';
 /** JSON's whitespace between a field name, its colon and its value (what json-usage.ts skips). */
 const SPACES = '[ \\t\\n\\r]*';
 
+/** The adapter's usage field names as one alternation for a pattern (escaped). */
+function defineNamesSource(adapter: ProtocolAdapter): string {
+  return `(?:${adapter.usageFields.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`;
+}
+
 /** A usage object's pattern after its opening quote: a usage field's name, its closing quote, a colon and a brace. */
 function defineUsageSource(adapter: ProtocolAdapter): string {
-  const names = adapter.usageFields.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-  return `(?:${names})"${SPACES}:${SPACES}\\{`;
+  return `${defineNamesSource(adapter)}"${SPACES}:${SPACES}\\{`;
 }
 
 /** The usage patterns, made once per adapter. */
@@ -45,6 +49,28 @@ export function getUsageOrErrorPattern(adapter: ProtocolAdapter): RegExp {
   let pattern = usageOrErrorPatterns.get(adapter);
   if (!pattern) {
     usageOrErrorPatterns.set(adapter, (pattern = new RegExp(`"(?:${defineUsageSource(adapter)}|${ERROR_SOURCE})`, 'g')));
+  }
+  return pattern;
+}
+
+/** JSON whitespace within one line of an event stream (no line break: a match never joins two lines). */
+const LINE_SPACES = '[ \\t]*';
+
+/** The null usage field patterns, made once per adapter. */
+const nullUsagePatterns = new WeakMap<ProtocolAdapter, RegExp>();
+
+/**
+ * The adapter's usage fields whose value is `null`, with the comma that joins them to their object: `,"usage":null`
+ * before another member or the object's end, or `"usage":null,` right after the object's `{`. A match is removed
+ * whole and leaves the object valid. Its quotes follow a comma, a brace or a space, so it never matches inside a
+ * JSON string (where every quote is escaped). Searched in a read's text decoded as latin1, as the others. Global.
+ */
+export function getNullUsagePattern(adapter: ProtocolAdapter): RegExp {
+  let pattern = nullUsagePatterns.get(adapter);
+  if (!pattern) {
+    const field = `"${defineNamesSource(adapter)}"${LINE_SPACES}:${LINE_SPACES}null`;
+    const source = `,${LINE_SPACES}${field}(?=${LINE_SPACES}[,}])|(?<=\\{${LINE_SPACES})${field}${LINE_SPACES},${LINE_SPACES}`;
+    nullUsagePatterns.set(adapter, (pattern = new RegExp(source, 'g')));
   }
   return pattern;
 }

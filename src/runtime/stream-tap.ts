@@ -2,7 +2,7 @@ import type { ProtocolAdapter } from '../protocols/types.ts';
 import { readFinishReasons } from './finish-reasons.ts';
 import { addUsage, hasErrorField } from './json-usage.ts';
 import type { Redactor } from './redact.ts';
-import { getUsageOrErrorPattern, getUsagePattern, isUsageMatch } from './stream-field-patterns.ts';
+import { getNullUsagePattern, getUsageOrErrorPattern, getUsagePattern, isUsageMatch } from './stream-field-patterns.ts';
 import type { Usage } from './types.ts';
 
 const NEWLINE = 0x0a;
@@ -10,7 +10,8 @@ const NEWLINE = 0x0a;
 /**
  * Watches an SSE stream on its way to the client, byte for byte: reads token usage from the events that
  * carry a usage object and, when `dropUsageEvents`, removes the usage-only events the gateway asked for
- * on the client's behalf. Bytes pass through as they come; only a trailing partial line waits for its end.
+ * on the client's behalf, and the `null` usage fields that asking put in every other event when the protocol
+ * says so (`askedUsageLeavesNull`). Bytes pass through as they come; only a trailing partial line waits for its end.
  * Events are parsed only when they hold a usage object (once or twice per stream). Error events have every
  * secret of `redactor` removed; other bytes are not scanned. Each read's complete lines are decoded once as
  * latin1 (a byte per character) and searched there: usage objects and error fields by one regular expression
@@ -26,6 +27,8 @@ export class StreamTap {
   /** Whether the text {@link readLines} last read holds an error field (looked for only with a redactor). */
   private sawError = false;
   private readonly redactor: Redactor | undefined;
+  /** The `null` usage fields to remove (only with `dropUsageEvents`, for a protocol whose events carry them then). */
+  private readonly nullUsage: RegExp | undefined;
 
   constructor(
     private readonly adapter: ProtocolAdapter,
@@ -36,6 +39,7 @@ export class StreamTap {
     private readonly ownsChunks = false,
   ) {
     this.redactor = redactor?.forms.length ? redactor : undefined;
+    this.nullUsage = dropUsageEvents && adapter.askedUsageLeavesNull ? getNullUsagePattern(adapter) : undefined;
   }
 
   /**
@@ -81,6 +85,7 @@ export class StreamTap {
     let findsErrors = this.redactor !== undefined;
     let pattern = findsErrors ? getUsageOrErrorPattern(this.adapter) : getUsagePattern(this.adapter);
     let spans: number[] | undefined;
+    const cuts = this.nullUsage && findCuts(this.nullUsage, text);
     let next = this.skipBlank ? this.skipBlankLine(bytes, 0) : 0;
     let kept = next;
     for (let match = findFrom(pattern, text, next); match !== null; match = pattern.exec(text)) {
@@ -102,7 +107,7 @@ export class StreamTap {
       next = lineEnd + 1;
       // Read when a `data:` line holds the object (its brace on the line); cut out when an event to drop.
       if (this.readEventLine(bytes, text, lineStart, lineEnd, objectEnd)) {
-        if (lineStart > kept) (spans ??= []).push(kept, lineStart);
+        if (lineStart > kept) spans = addSpan(spans, kept, lineStart, cuts);
         this.skipBlank = true;
         next = this.skipBlankLine(bytes, next);
         kept = next;
@@ -110,8 +115,8 @@ export class StreamTap {
       // Searching for usage objects alone, the rest of the line is skipped.
       if (!findsErrors && pattern.lastIndex < next) pattern.lastIndex = next;
     }
-    if (kept === 0) return bytes;
-    if (kept < bytes.length) (spans ??= []).push(kept, bytes.length);
+    if (kept === 0 && cuts === undefined) return bytes;
+    if (kept < bytes.length) spans = addSpan(spans, kept, bytes.length, cuts);
     return spans === undefined ? EMPTY : joinSpans(bytes, spans, owned);
   }
 
@@ -148,6 +153,30 @@ export class StreamTap {
 function findFrom(pattern: RegExp, text: string, from: number): RegExpExecArray | null {
   pattern.lastIndex = from;
   return pattern.exec(text);
+}
+
+/** The start and end pairs of every match of the global `pattern` in `text`, in order; undefined when none. */
+function findCuts(pattern: RegExp, text: string): number[] | undefined {
+  let cuts: number[] | undefined;
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) (cuts ??= []).push(match.index, pattern.lastIndex);
+  return cuts;
+}
+
+/**
+ * `spans` with the bytes from `from` to `to` kept, less the `cuts` within them (a cut lies within one line, and a
+ * span's ends are line ends, so a cut is wholly in a span or out of it).
+ */
+function addSpan(spans: number[] | undefined, from: number, to: number, cuts: number[] | undefined): number[] | undefined {
+  if (cuts !== undefined) {
+    for (let i = 0; i < cuts.length; i += 2) {
+      if (cuts[i] < from || cuts[i + 1] > to) continue;
+      if (cuts[i] > from) (spans ??= []).push(from, cuts[i]);
+      from = cuts[i + 1];
+    }
+  }
+  if (to > from) (spans ??= []).push(from, to);
+  return spans;
 }
 
 /**

@@ -69,11 +69,16 @@ describe('OpenAI SDK on the chat-completions style (same-protocol passthrough)',
     });
     let text = '';
     let finish: string | null = null;
+    const usages: unknown[] = [];
     for await (const chunk of stream) {
       text += chunk.choices[0]?.delta?.content ?? '';
       finish = chunk.choices[0]?.finish_reason ?? finish;
+      usages.push(chunk.usage);
     }
     expect(text).toContain('stream me');
+    // The client asked for usage itself: every chunk keeps its null usage, and the last one carries the counts.
+    expect(usages.slice(0, -1).every((usage) => usage === null)).toBe(true);
+    expect(usages.at(-1)).toMatchObject({ prompt_tokens: expect.any(Number) });
     expect(finish).toBe('stop');
     expect(lastJson(gw.sims.openai).stream).toBe(true);
     expect((await event).usage.outputTokens).toBeGreaterThan(0);
@@ -97,6 +102,8 @@ describe('usage of OpenAI-protocol streams', () => {
       .map((e) => JSON.parse(e.slice('data: '.length)).choices[0]?.delta?.content ?? '')
       .join('');
     expect(content).toContain('count me');
+    // Nor the `"usage":null` asking put in every chunk: OpenAI sends no usage field to a client that did not ask.
+    expect(events.slice(0, -1).filter((e) => 'usage' in JSON.parse(e.slice('data: '.length)))).toEqual([]);
     expect(lastJson(gw.sims.openai).stream_options).toEqual({ include_usage: true });
     const usage = (await event).usage;
     expect(usage.inputTokens).toBeGreaterThan(0);

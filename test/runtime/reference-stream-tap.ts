@@ -9,7 +9,9 @@ import type { Usage } from '../../src/runtime/types.ts';
  * read bytes in place (main 42bd21e), written for clarity. Each piece's complete lines are decoded and read
  * one by one as strings: a `data:` line holding a usage object has its usage read, and is dropped with the
  * blank line after it when it is a usage-only event to drop; a trailing partial line waits for the next piece
- * and is passed unread at the end. The bytes out are redacted when they hold an error field.
+ * and is passed unread at the end. When dropping for a protocol whose events then carry `"usage": null`, each
+ * kept line has those fields (and the comma joining each to its object) taken out. The bytes out are redacted
+ * when they hold an error field.
  */
 export class ReferenceStreamTap {
   #held = Buffer.alloc(0);
@@ -30,7 +32,8 @@ export class ReferenceStreamTap {
     const complete = bytes.subarray(0, cut);
     this.#readReasons(complete);
     const lines = complete.toString().split('\n').slice(0, -1);
-    return this.#redact(Buffer.from(lines.filter((line) => this.#keep(line)).map((line) => `${line}\n`).join('')));
+    const kept = lines.filter((line) => this.#keep(line));
+    return this.#redact(Buffer.from(kept.map((line) => `${this.#withoutNullUsage(line)}\n`).join('')));
   }
 
   end(): Buffer {
@@ -47,6 +50,16 @@ export class ReferenceStreamTap {
 
   #redact(bytes: Buffer): Buffer {
     return this.redactor?.forms.length && bytes.length > 0 && hasErrorField(bytes) ? this.redactor.redactBytes(bytes) : bytes;
+  }
+
+  /**
+   * `line` without its null usage fields: `,"usage": null` before a `,` or `}`, or `"usage": null,` after a `{`
+   * (spaces and tabs between), in one left-to-right pass.
+   */
+  #withoutNullUsage(line: string): string {
+    if (!this.drop || !this.adapter.askedUsageLeavesNull) return line;
+    const field = `"(?:${this.adapter.usageFields.join('|')})"[ \\t]*:[ \\t]*null`;
+    return line.replace(new RegExp(`,[ \\t]*${field}(?=[ \\t]*[,}])|(?<=\\{[ \\t]*)${field}[ \\t]*,[ \\t]*`, 'g'), '');
   }
 
   #keep(line: string): boolean {

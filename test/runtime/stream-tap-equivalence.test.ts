@@ -50,6 +50,8 @@ const usageObject = fc.oneof(
 const eventJson = fc.oneof(
   fc.record({ choices: fc.array(fc.record({ delta: fc.record({ content: text }), finish_reason: fc.oneof(fc.constant(null), fc.constantFrom('stop', 'length')) }), { maxLength: 2 }), usage: fc.oneof(fc.constant(null), usageObject) }),
   fc.record({ choices: fc.constant([]), usage: usageObject }),
+  // A null usage first, as no vendor known sends it, but one could.
+  fc.record({ usage: fc.constant(null), choices: fc.array(fc.record({ delta: fc.record({ content: text }) }), { maxLength: 1 }) }),
   fc.record({ type: fc.constantFrom('message_start', 'message_delta', 'error'), message: fc.record({ usage: usageObject }), usage: usageObject, delta: fc.record({ stop_reason: fc.constantFrom('end_turn', 'max_tokens') }) }, { requiredKeys: ['type'] }),
   fc.record({ candidates: fc.array(fc.record({ finishReason: fc.constantFrom('STOP', 'MAX_TOKENS') }), { maxLength: 1 }), usageMetadata: usageObject }, { requiredKeys: [] }),
   fc.record({ error: fc.oneof(fc.constant(null), fc.record({ message: text })) }),
@@ -59,7 +61,7 @@ const spaced = (json: unknown) => fc.constantFrom(JSON.stringify(json), JSON.str
 const line = fc.oneof(
   { weight: 5, arbitrary: eventJson.chain(spaced).map((json) => `data: ${json}`) },
   { weight: 1, arbitrary: eventJson.chain(spaced).map((json) => `data:${json}`) },
-  { weight: 1, arbitrary: fc.constantFrom('event: message_delta', ': keep-alive "usage":{', 'data: [DONE]', 'data: {"usage":{"prompt_tokens":1}', '"usage"', 'data: {"x":"error"usage":{"prompt_tokens":3}}', 'data: {"choices":[],"usage":{"prompt_tokens":4},"error":1}') },
+  { weight: 1, arbitrary: fc.constantFrom('event: message_delta', ': keep-alive "usage":{', 'data: [DONE]', 'data: {"usage":{"prompt_tokens":1}', '"usage"', 'data: {"x":"error"usage":{"prompt_tokens":3}}', 'data: {"choices":[],"usage":{"prompt_tokens":4},"error":1}', 'data: {"usage":null}', 'data: {"a":",","usage":null}', ': x,"usage":null,"usage" :null}', 'data: {"usage":nullx,"usage":null }') },
   // An error field cut by a line break from its `: null`, with a dropped usage event between them or not.
   { weight: 1, arbitrary: fc.constantFrom('data: {"error"', 'data: {"error":', ': null}', 'null}', '"usage"\t:', ' {"prompt_tokens":2}') },
   { weight: 3, arbitrary: fc.constant('') },

@@ -33,12 +33,15 @@ describe('the stream tap between vendor and client', () => {
     expect(usage.totalTokens).toBeGreaterThan(0);
   });
 
-  it.each([1, 13, 100_000])('drops only the usage-only event the gateway asked for, in pieces of %i bytes', (size) => {
+  it.each([1, 13, 100_000])('drops the usage-only event and the null usage fields the gateway asked for, in pieces of %i bytes', (size) => {
     const { text, usage } = tapText(openai, openaiAdapter, true, size);
+    // What OpenAI sends without include_usage: no usage chunk, and no `"usage":null` in the others.
     const withoutUsage = openai
       .split('\n\n')
       .filter((event) => !event.includes('"choices":[]'))
-      .join('\n\n');
+      .join('\n\n')
+      .replaceAll(',"usage":null', '');
+    expect(openai.split(',"usage":null').length - 1).toBe(11);
     expect(text).toBe(withoutUsage);
     expect(text).toContain('data: [DONE]');
     expect(usage.inputTokens).toBeGreaterThan(0);
@@ -51,9 +54,19 @@ describe('the stream tap between vendor and client', () => {
     expect(text.endsWith('data: [DONE]\r\n\r\n')).toBe(true);
   });
 
-  it('keeps an event with empty choices that carries no usage', () => {
+  it('keeps an event with empty choices that carries no usage, without the null usage it was asked for', () => {
     const stream = 'data: {"choices":[],"usage":null}\n\ndata: [DONE]\n\n';
-    expect(tapText(stream, openaiAdapter, true, 5).text).toBe(stream);
+    expect(tapText(stream, openaiAdapter, true, 5).text).toBe('data: {"choices":[]}\n\ndata: [DONE]\n\n');
+    expect(tapText(stream, openaiAdapter, false, 5).text).toBe(stream);
+  });
+
+  it('removes a null usage only where it is a member (after a comma or first), never in a string or a non-null value', () => {
+    const lines = [
+      'data: {"usage" : null, "choices":[{"delta":{"content":"a,\\"usage\\":null}"}}]}',
+      'data: {"choices":[],"x":{"usage":null},"usage":nullish,"y":",","usage":\tnull }',
+    ];
+    const { text } = tapText(`${lines.join('\n\n')}\n\n`, openaiAdapter, true, 100_000);
+    expect(text).toBe('data: {"choices":[{"delta":{"content":"a,\\"usage\\":null}"}}]}\n\ndata: {"choices":[],"x":{"usage":null},"usage":nullish,"y":"," }\n\n');
   });
 
   it('reads every usage event of a piece that holds a whole stream, and passes the events around them unchanged', () => {
@@ -98,7 +111,7 @@ describe('the stream tap between vendor and client', () => {
 
   it('cuts a dropped event out of a chunk it owns in place, and copies around it in a chunk it does not', () => {
     const stream = 'data: {"choices":[{"delta":{"content":"a"}}],"usage":null}\n\ndata: {"choices":[],"usage":{"prompt_tokens":2,"completion_tokens":1}}\n\ndata: [DONE]\n\n';
-    const expected = stream.replace(/data: \{"choices":\[\],[^\n]*\n\n/, '');
+    const expected = stream.replace(/data: \{"choices":\[\],[^\n]*\n\n/, '').replace(',"usage":null', '');
     const shared = Buffer.from(stream);
     expect(new StreamTap(openaiAdapter, {}, true).push(shared).toString()).toBe(expected);
     expect(shared.toString()).toBe(stream);

@@ -67,6 +67,7 @@ export const openaiAdapter: ProtocolAdapter<OpenAISimulator> = {
     return Buffer.concat([raw.subarray(0, close), INCLUDE_USAGE, raw.subarray(close)]);
   },
   isUsageOnlyEvent: (json) => Array.isArray(json?.choices) && json.choices.length === 0 && json.usage != null,
+  askedUsageLeavesNull: true,
   readError: decodeOpenAIError,
   requestFacts: { maxTokensField: 'max_completion_tokens', ranges: { temperature: { min: 0, max: 2 }, topP: { min: 0, max: 1 } } },
   chat: openAIChatAdapter,
