@@ -53,26 +53,18 @@ export function getUsageOrErrorPattern(adapter: ProtocolAdapter): RegExp {
   return pattern;
 }
 
-/** JSON whitespace within one line of an event stream (no line break: a match never joins two lines). */
-const LINE_SPACES = '[ \\t]*';
-
-/** The null usage field patterns, made once per adapter. */
-const nullUsagePatterns = new WeakMap<ProtocolAdapter, RegExp>();
+/** The usage field name needles, made once per adapter. */
+const nameNeedles = new WeakMap<ProtocolAdapter, string[]>();
 
 /**
- * The adapter's usage fields whose value is `null`, with the comma that joins them to their object: `,"usage":null`
- * before another member or the object's end, or `"usage":null,` right after the object's `{`. A match is removed
- * whole and leaves the object valid. Its quotes follow a comma, a brace or a space, so it never matches inside a
- * JSON string (where every quote is escaped). Searched in a read's text decoded as latin1, as the others. Global.
+ * The adapter's usage field names, each with its closing quote (`usage"`): what `findNullUsageCuts` of
+ * stream-tap.ts looks for with a string's native `indexOf`, which stops at each place the needle's first character
+ * is: a quote is everywhere in JSON, a name's first letter seldom (the opening quote is checked where found).
  */
-export function getNullUsagePattern(adapter: ProtocolAdapter): RegExp {
-  let pattern = nullUsagePatterns.get(adapter);
-  if (!pattern) {
-    const field = `"${defineNamesSource(adapter)}"${LINE_SPACES}:${LINE_SPACES}null`;
-    const source = `,${LINE_SPACES}${field}(?=${LINE_SPACES}[,}])|(?<=\\{${LINE_SPACES})${field}${LINE_SPACES},${LINE_SPACES}`;
-    nullUsagePatterns.set(adapter, (pattern = new RegExp(source, 'g')));
-  }
-  return pattern;
+export function getUsageNameNeedles(adapter: ProtocolAdapter): string[] {
+  let needles = nameNeedles.get(adapter);
+  if (!needles) nameNeedles.set(adapter, (needles = adapter.usageFields.map((name) => `${name}"`)));
+  return needles;
 }
 
 const OPEN_BRACE = 0x7b;
