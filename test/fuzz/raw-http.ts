@@ -79,6 +79,19 @@ function parseAnswer(raw: Buffer, timedOut: boolean, socketError?: string): RawA
   return answer;
 }
 
+/**
+ * Why an answer's body does not match its framing: a `content-length` that counts other bytes than arrived
+ * before the server closed (a client that keeps its connection would wait for them, or read the next answer
+ * from them). Empty when it matches, or the answer has no such length (chunked, no status, HEAD, 1xx/204/304).
+ */
+export function checkFraming(request: RawRequest, answer: RawAnswer): string[] {
+  const declared = answer.headers['content-length'];
+  const { status } = answer;
+  if (status === undefined || declared === undefined || answer.headers['transfer-encoding'] !== undefined) return [];
+  if (status < 200 || status === 204 || status === 304 || String(request.head).startsWith('HEAD ')) return [];
+  return Number(declared) === answer.body.length ? [] : [`${status} content-length ${declared} frames ${answer.body.length} body bytes`];
+}
+
 /** Joins the chunks of a chunked body (a cut body keeps what arrived whole). */
 function dechunk(data: Buffer): Buffer {
   const parts: Buffer[] = [];

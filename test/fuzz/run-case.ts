@@ -1,7 +1,7 @@
 import type { UsageEvent } from '../../src/runtime/types.ts';
 import { checkAnswer, checkVendorCalls, findSecrets, type Expectation } from './check-answer.ts';
 import type { FuzzGateway } from './fuzz-gateway.ts';
-import { formatHead, sendRaw, type RawRequest } from './raw-http.ts';
+import { checkFraming, formatHead, sendRaw, type RawRequest } from './raw-http.ts';
 import type { VendorCall } from './vendor-call.ts';
 
 /** Longest wait for an answer: hostile vendors time out well within it. */
@@ -69,6 +69,7 @@ export async function runHttpCase(fuzz: FuzzGateway, request: RawRequest, expect
   if (process.env.FUZZ_DEBUG) console.log(`[fuzz] ${answer.status ?? '---'} ${event?.error ?? ''} calls=${settled.calls.length} ${String(request.head).split(/[\r\n?]/)[0].slice(0, 120)}`);
   const problems = [...checkAnswer(answer.status, answer.headers, answer.body, expect, settled.calls.some((call) => call.hostile)), ...settled.problems];
   if (answer.status === undefined && !expect.truncated) problems.push(`(socket: ${answer.socketError ?? (answer.timedOut ? 'wait ran out' : 'closed')})`);
+  problems.push(...checkFraming(request, answer));
   problems.push(...checkVendorCalls(answer.status, settled.calls, event, expect));
   const received = answer.raw.toString('latin1');
   const where = `${answer.status ?? 'cut'} ${answer.headers['content-type']?.includes('event-stream') ? 'stream' : 'response'}`;

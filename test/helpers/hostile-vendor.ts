@@ -12,13 +12,15 @@ import { formatRealtimeError, formatStreamError, formatStreamEvent, formatVendor
  * - `echo-<status>`: that error status, its message quoting every credential the vendor received;
  * - `echo-stream`: a 200 stream with one content event, then an in-stream error quoting the credentials
  *   (a request that is no stream gets `echo-500`); over WebSocket: accepts, then sends such an error event;
+ * - `echo-framed`: the same stream sent whole, framed by its content-length (as a buffering proxy would): the
+ *   gateway removes the credentials, so the length no longer frames what it relays;
  * - `garbage`: 200 whose body is neither JSON nor SSE; `cut`: headers and part of a body, then a reset;
  * - `stall`: headers and part of a body, then silence; `hang`: never answers.
  */
-export type HostileMode = `echo-${number}` | 'echo-stream' | 'garbage' | 'cut' | 'stall' | 'hang';
+export type HostileMode = `echo-${number}` | 'echo-stream' | 'echo-framed' | 'garbage' | 'cut' | 'stall' | 'hang';
 
 /** Every mode a fuzz case can pick. */
-export const HOSTILE_MODES: HostileMode[] = ['echo-400', 'echo-401', 'echo-404', 'echo-429', 'echo-500', 'echo-503', 'echo-stream', 'garbage', 'cut', 'stall', 'hang'];
+export const HOSTILE_MODES: HostileMode[] = ['echo-400', 'echo-401', 'echo-404', 'echo-429', 'echo-500', 'echo-503', 'echo-stream', 'echo-framed', 'garbage', 'cut', 'stall', 'hang'];
 
 /** A running hostile vendor: a real HTTP server on 127.0.0.1 speaking `protocol` badly. */
 export interface HostileVendor {
@@ -26,7 +28,7 @@ export interface HostileVendor {
   close(): Promise<void>;
 }
 
-const MODE = /mode-(echo-\d{3}|echo-stream|garbage|cut|stall|hang)/;
+const MODE = /mode-(echo-\d{3}|echo-stream|echo-framed|garbage|cut|stall|hang)/;
 const GARBAGE = '<html><body>502 hostile garbage { "not": json';
 
 /** Everything a vendor received that carries a credential: auth headers and the full URL (query keys). */
@@ -59,7 +61,7 @@ export async function startHostileVendor(name: string, protocol: Protocol, calls
     const mode = MODE.exec(req.url ?? '')?.[1] ?? 'echo-400';
     if (mode === 'hang') return;
     if (mode === 'cut') return void socket.destroy();
-    if (mode === 'echo-stream') {
+    if (mode === 'echo-stream' || mode === 'echo-framed') {
       call.status = 101;
       return wss.handleUpgrade(req, socket, head, (ws) => ws.send(formatRealtimeError(quoteCredentials(req)), () => ws.close(1011)));
     }
@@ -88,14 +90,21 @@ function answer(protocol: Protocol, req: IncomingMessage, body: string, res: Ser
   const stream = /"stream"\s*:\s*true/.test(body) || /stream|alt=sse/i.test(req.url ?? '');
   const sse = { 'content-type': 'text/event-stream' };
   if (mode === 'hang') return;
-  if (mode.startsWith('echo-') && (mode !== 'echo-stream' || !stream)) {
-    const status = mode === 'echo-stream' ? 500 : Number(mode.slice(5));
+  const streamed = mode === 'echo-stream' || mode === 'echo-framed';
+  if (mode.startsWith('echo-') && (!streamed || !stream)) {
+    const status = streamed ? 500 : Number(mode.slice(5));
     call.status = status;
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(formatVendorError(protocol, status, quoteCredentials(req))), () => (call.complete = true));
     return;
   }
   call.status = 200;
+  if (mode === 'echo-framed') {
+    const whole = formatStreamEvent(protocol) + formatStreamError(protocol, quoteCredentials(req));
+    res.writeHead(200, { ...sse, 'content-length': String(Buffer.byteLength(whole)) });
+    res.end(whole, () => (call.complete = true));
+    return;
+  }
   if (mode === 'echo-stream') {
     res.writeHead(200, sse);
     res.write(formatStreamEvent(protocol));
