@@ -53,20 +53,6 @@ export function getUsageOrErrorPattern(adapter: ProtocolAdapter): RegExp {
   return pattern;
 }
 
-/** The usage field name needles, made once per adapter. */
-const nameNeedles = new WeakMap<ProtocolAdapter, string[]>();
-
-/**
- * The adapter's usage field names, each with its closing quote (`usage"`): what `findNullUsageCuts` of
- * stream-tap.ts looks for with a string's native `indexOf`, which stops at each place the needle's first character
- * is: a quote is everywhere in JSON, a name's first letter seldom (the opening quote is checked where found).
- */
-export function getUsageNameNeedles(adapter: ProtocolAdapter): string[] {
-  let needles = nameNeedles.get(adapter);
-  if (!needles) nameNeedles.set(adapter, (needles = adapter.usageFields.map((name) => `${name}"`)));
-  return needles;
-}
-
 const OPEN_BRACE = 0x7b;
 
 /** Whether the match a pattern of {@link getUsageOrErrorPattern} just made in `text` is a usage object (not an error field). */
