@@ -38,10 +38,11 @@ export function findNullUsageCuts(needles: string[], text: string): number[] | u
       end = skipSpaces(text, end + 1);
       if (!text.startsWith('null', end)) continue;
       end += 4;
-      const before = text.charCodeAt(skipSpacesBack(text, at - 1));
+      const previous = skipSpacesBack(text, at - 1);
+      const before = text.charCodeAt(previous);
       const after = skipSpaces(text, end);
       const next = text.charCodeAt(after);
-      if (before === COMMA && (next === COMMA || next === CLOSE_BRACE)) (cuts ??= []).push(skipSpacesBack(text, at - 1), end);
+      if (before === COMMA && (next === COMMA || next === CLOSE_BRACE)) (cuts ??= []).push(previous, end);
       else if (before === OPEN_BRACE && next === COMMA) (cuts ??= []).push(at, skipSpaces(text, after + 1));
     }
   }

@@ -3,14 +3,10 @@ import type { ProtocolAdapter } from '../protocols/types.ts';
 /** JSON's whitespace between a field name, its colon and its value (what json-usage.ts skips). */
 const SPACES = '[ \\t\\n\\r]*';
 
-/** The adapter's usage field names as one alternation for a pattern (escaped). */
-function defineNamesSource(adapter: ProtocolAdapter): string {
-  return `(?:${adapter.usageFields.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`;
-}
-
 /** A usage object's pattern after its opening quote: a usage field's name, its closing quote, a colon and a brace. */
 function defineUsageSource(adapter: ProtocolAdapter): string {
-  return `${defineNamesSource(adapter)}"${SPACES}:${SPACES}\\{`;
+  const names = adapter.usageFields.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  return `(?:${names})"${SPACES}:${SPACES}\\{`;
 }
 
 /** The usage patterns, made once per adapter. */
