@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { request as undiciRequest } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { readMultipartModel } from '../../src/runtime/multipart.ts';
+import { waitForStall } from '../helpers/wait-for.ts';
 import { BOUNDARY, MB, buildForm, sha256, startServer, startVendor, post, readAll, tmp, waitFor } from './multipart-harness.ts';
 
 describe('readMultipartModel: spooling a late model field, a leading one, backpressure', () => {
@@ -117,7 +117,9 @@ describe('readMultipartModel: spooling a late model field, a leading one, backpr
     let readBeforeConsuming = -1;
     const gateway = await startServer(async (req, res) => {
       const upload = await readMultipartModel(req, { field: 'model', limitBytes: 100 * MB, tmpDir: tmp });
-      await sleep(400);
+      // Until the upload stops arriving (not a fixed time, which a slow machine could end before a product without
+      // backpressure had read 10 MB): without backpressure it stops only at its end, 40 MB in.
+      await waitForStall(() => req.socket.bytesRead);
       readBeforeConsuming = req.socket.bytesRead;
       const bytes = await readAll(upload.body);
       res.end(JSON.stringify({ sha256: sha256(bytes) }));
