@@ -39,7 +39,7 @@ const SLOW_CONNECTIONS = 1100;
 
 /** The floor proxy's input: vendors (base URL, key variable, pool size) and the vendor of every model. */
 export interface FloorMap {
-  vendors: Record<string, { baseUrl: string; keyEnv: string; connections: number }>;
+  vendors: Record<string, { baseUrl: string; keyEnv: string; connections: number; protocol: string }>;
   models: Record<string, string>;
 }
 
@@ -145,7 +145,7 @@ function renameNativeVendor(route: any): any {
 export function defineFloorMap(config: Record<string, any>): FloorMap {
   const vendors: FloorMap['vendors'] = {};
   for (const [name, vendor] of Object.entries<any>(config.vendors)) {
-    vendors[name] = { baseUrl: vendor.base_url, keyEnv: VENDOR_KEY_ENV, connections: vendor.connections };
+    vendors[name] = { baseUrl: vendor.base_url, keyEnv: VENDOR_KEY_ENV, connections: vendor.connections, protocol: vendor.protocol };
   }
   const models: FloorMap['models'] = {};
   for (const [id, model] of Object.entries<any>(config.models)) models[id] = model.vendor;

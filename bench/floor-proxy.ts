@@ -4,7 +4,8 @@
  * back with `.pipe()` plus error and close listeners (not stream.pipeline, which costs an AbortController
  * per call on Node 20). A multipart upload is not buffered: the model field is read from the first chunk,
  * which is put back, and the request itself is streamed on. No auth, no validation, no usage: everything
- * the gateway adds is its tax.
+ * the gateway adds is its tax. A model of an Anthropic-protocol vendor gets the barest translation of a
+ * streamed chat (bench/floor-translate.ts): what translating costs before any gateway work.
  *
  * Usage: `node --import tsx bench/floor-proxy.ts --map FILE --port N` (FILE from bench/config.ts).
  * Serves `GET /healthz` for readiness, like the gateway.
@@ -14,12 +15,15 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { parseArgs } from 'node:util';
 import { Pool, type Dispatcher } from 'undici';
 import type { FloorMap } from './config.ts';
+import { forwardTranslated } from './floor-translate.ts';
 
-/** Where the floor sends one model: the vendor's pool, base path and auth header. */
+/** Where the floor sends one model: the vendor's pool, base path, key and auth header, and whether it translates. */
 interface FloorTarget {
   pool: Pool;
   basePath: string;
+  key: string;
   authorization: string;
+  translates: boolean;
 }
 
 /** The public prefix every client path starts with (replaced by the vendor's base path). */
@@ -37,7 +41,9 @@ export function createFloorTable(map: FloorMap, env: NodeJS.ProcessEnv): Map<str
       headersTimeout: 600_000,
       bodyTimeout: 600_000,
     });
-    vendors.set(name, { pool, basePath: url.pathname.replace(/\/+$/, ''), authorization: `Bearer ${env[vendor.keyEnv] ?? ''}` });
+    const key = env[vendor.keyEnv] ?? '';
+    const basePath = url.pathname.replace(/\/+$/, '');
+    vendors.set(name, { pool, basePath, key, authorization: `Bearer ${key}`, translates: vendor.protocol === 'anthropic' });
   }
   const table = new Map<string, FloorTarget>();
   for (const [model, vendor] of Object.entries(map.models)) table.set(model, vendors.get(vendor)!);
@@ -83,20 +89,22 @@ function forward(
   );
 }
 
-/** JSON bodies: read whole, JSON.parse, look the model up, forward the original bytes. */
+/** JSON bodies: read whole, JSON.parse, look the model up, forward the original bytes (or translate). */
 function serveJson(req: IncomingMessage, res: ServerResponse, table: Map<string, FloorTarget>): void {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
     const raw = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-    let model: unknown;
+    let body: any;
     try {
-      model = JSON.parse(raw.toString('utf8')).model;
+      body = JSON.parse(raw.toString('utf8'));
     } catch {
       return sendStatus(res, 400, 'invalid json');
     }
+    const model = body?.model;
     const target = typeof model === 'string' ? table.get(model) : undefined;
     if (!target) return sendStatus(res, 404, 'unknown model');
+    if (target.translates) return forwardTranslated(res, target, body, model);
     forward(req, res, target, raw, String(raw.length));
   });
 }

@@ -58,7 +58,9 @@ function describeConfiguration(run: RunDescription): string[] {
     '',
     `- **${main.label}** (every row the targets judge, as deployed): \`dist/gateway.mjs\` (the \`npm run bundle\` build) run with plain node; ${describeDeployment(main)}.`,
     ...others.map((d) => `- **${d.label}** (its rows are named so; reference only, no target): the same bundle; ${describeDeployment(d)}.`),
-    '- **floor**: bench/floor-proxy.ts bundled (`dist/bench-floor-proxy.mjs`), plain node; node:http, JSON.parse, a Map lookup, an undici Pool, `.pipe()`; no log, auth or limits.',
+    '- **floor**: bench/floor-proxy.ts bundled (`dist/bench-floor-proxy.mjs`), plain node; node:http, JSON.parse, a Map lookup, an undici Pool, `.pipe()`; no log, auth or limits.' +
+      ' For a model of an Anthropic-protocol vendor it translates a streamed chat the barest way (bench/floor-translate.ts: eventsource-parser,' +
+      ' JSON.parse of each event, JSON.stringify of each chunk, one write per vendor read): the "Bare translating floor" rows, a floor process of their own.',
     '- **vendor**: the static fast vendor (bench/static-vendor.ts, with the tsx loader): canned pre-serialized answers, no simulation work per request, for chat, the' +
       ' streams, the translated stream (Anthropic messages) and the upload; simulators (bench/vendor.ts) for the slow streams (20 events x 50 ms) and images (DashScope tasks).',
     `- **Rounds**: ${run.warmupS} s warm-up per side, then ${run.rounds} interleaved rounds of ${run.roundS} s (reference, gateway, reference, gateway...);` +

@@ -11,6 +11,7 @@ import { slowStreamsScenario } from './slow-streams.ts';
 import { startupRssScenario } from './startup-rss.ts';
 import { streamTtfbScenario } from './stream-ttfb.ts';
 import { translatedStreamScenario } from './translated-stream.ts';
+import { translatingFloorScenario } from './translating-floor.ts';
 import type { Scenario } from './types.ts';
 
 /** Every scenario, in running order. */
@@ -20,6 +21,7 @@ export const SCENARIOS: Scenario[] = [
   streamThroughputScenario,
   streamTtfbScenario,
   translatedStreamScenario,
+  translatingFloorScenario,
   uploadScenario,
   imagesScenario,
   slowStreamsScenario,

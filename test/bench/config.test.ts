@@ -61,7 +61,9 @@ describe('bench configs', () => {
     expect(config!.models[CHAT_MODEL].targets[0]).toMatchObject({ vendor: 'bench-openai', upstream: CHAT_MODEL });
     const map = JSON.parse(await readFile(files.mapFile, 'utf8'));
     expect(Object.keys(map.models).sort()).toEqual(Object.keys(config!.models).sort());
-    expect(map.vendors['bench-openai']).toEqual({ baseUrl: URLS.vendor, keyEnv: 'BENCH_VENDOR_KEY', connections: config!.vendors['bench-openai'].connections });
+    expect(map.vendors['bench-openai']).toEqual({ baseUrl: URLS.vendor, keyEnv: 'BENCH_VENDOR_KEY', connections: config!.vendors['bench-openai'].connections, protocol: 'openai' });
+    // The floor translates for an Anthropic-protocol vendor (bench/floor-translate.ts): it needs the protocol.
+    expect(map.vendors['bench-anthropic'].protocol).toBe('anthropic');
   });
 
   it('serves the translated model from an Anthropic-protocol vendor at the Anthropic simulator, keyed by x-api-key', async () => {

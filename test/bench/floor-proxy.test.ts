@@ -17,7 +17,7 @@ describe('the floor proxy', () => {
   beforeAll(async () => {
     sim = await startOpenAISimulator({ key: VENDOR_KEY });
     const map: FloorMap = {
-      vendors: { main: { baseUrl: sim.url, keyEnv: 'FLOOR_TEST_KEY', connections: 4 } },
+      vendors: { main: { baseUrl: sim.url, keyEnv: 'FLOOR_TEST_KEY', connections: 4, protocol: 'openai' } },
       models: { 'gpt-4o-mini': 'main', 'whisper-1': 'main' },
     };
     server = createServer(createFloorListener(createFloorTable(map, { FLOOR_TEST_KEY: VENDOR_KEY })));
