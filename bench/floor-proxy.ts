@@ -15,7 +15,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { parseArgs } from 'node:util';
 import { Pool, type Dispatcher } from 'undici';
 import type { FloorMap } from './config.ts';
-import { forwardTranslated } from './floor-translate.ts';
+import { defineMessagesRequest, pipeTranslated } from './floor-translate.ts';
 
 /** Where the floor sends one model: the vendor's pool, base path, key and auth header, and whether it translates. */
 interface FloorTarget {
@@ -87,6 +87,25 @@ function forward(
     (response) => pipeResponse(res, response),
     () => (res.headersSent ? res.destroy() : sendStatus(res, 502, 'upstream failed')),
   );
+}
+
+/**
+ * Sends a parsed chat request to an Anthropic-protocol vendor as a messages request and streams the answer
+ * back as chat chunks (a refusal is piped as it came). The floor translates streams only: 400 otherwise.
+ */
+function forwardTranslated(res: ServerResponse, target: FloorTarget, chat: Record<string, any>, model: string): void {
+  if (chat.stream !== true) return sendStatus(res, 400, 'the floor translates streams only');
+  target.pool
+    .request({
+      path: `${target.basePath}/v1/messages`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': target.key, 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify(defineMessagesRequest(chat, model)),
+    })
+    .then(
+      (response) => (response.statusCode === 200 ? pipeTranslated(res, response) : pipeResponse(res, response)),
+      () => (res.headersSent ? res.destroy() : sendStatus(res, 502, 'upstream failed')),
+    );
 }
 
 /** JSON bodies: read whole, JSON.parse, look the model up, forward the original bytes (or translate). */

@@ -9,14 +9,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import type { Dispatcher, Pool } from 'undici';
-
-/** Where the floor sends an Anthropic-protocol model: the vendor's pool, base path and key. */
-export interface TranslatedTarget {
-  pool: Pool;
-  basePath: string;
-  key: string;
-}
+import type { Dispatcher } from 'undici';
 
 const FINISH_REASONS: Record<string, string> = { end_turn: 'stop', stop_sequence: 'stop', max_tokens: 'length', tool_use: 'tool_calls' };
 const DEFAULT_MAX_TOKENS = 4096;
@@ -56,13 +49,8 @@ export function createChunkTranslator(): (event: EventSourceMessage) => string {
   };
 }
 
-/** Streams the vendor's translated answer to `res`: the chunks of each read in one write. */
-function pipeTranslated(res: ServerResponse, response: Dispatcher.ResponseData): void {
-  if (response.statusCode !== 200) {
-    res.writeHead(response.statusCode, { 'content-type': String(response.headers['content-type'] ?? 'application/json') });
-    response.body.pipe(res);
-    return;
-  }
+/** Streams a vendor's messages stream (a 200 answer) to `res` as chat chunks: the chunks of each read in one write. */
+export function pipeTranslated(res: ServerResponse, response: Dispatcher.ResponseData): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const translate = createChunkTranslator();
   let out = '';
@@ -83,26 +71,4 @@ function pipeTranslated(res: ServerResponse, response: Dispatcher.ResponseData):
   res.on('close', () => {
     if (!body.readableEnded) body.destroy();
   });
-}
-
-/**
- * Sends a parsed streamed chat request to an Anthropic-protocol vendor and streams its answer back as chat
- * chunks (a request that does not ask for a stream gets 400: the floor translates streams only).
- */
-export function forwardTranslated(res: ServerResponse, target: TranslatedTarget, chat: Record<string, any>, model: string): void {
-  if (chat.stream !== true) {
-    res.writeHead(400, { 'content-type': 'text/plain' }).end('the floor translates streams only');
-    return;
-  }
-  target.pool
-    .request({
-      path: `${target.basePath}/v1/messages`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': target.key, 'anthropic-version': '2023-06-01' },
-      body: JSON.stringify(defineMessagesRequest(chat, model)),
-    })
-    .then(
-      (response) => pipeTranslated(res, response),
-      () => (res.headersSent ? res.destroy() : res.writeHead(502).end('upstream failed')),
-    );
 }

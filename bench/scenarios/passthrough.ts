@@ -5,7 +5,8 @@
 import type { BenchContext } from './types.ts';
 import { defineLoadScenario, type LoadRequest } from './load-scenario.ts';
 
-const CHAT_PATH = '/v1/chat/completions';
+/** The chat completions path every chat scenario posts to. */
+export const CHAT_PATH = '/v1/chat/completions';
 
 /** The non-streaming chat request. */
 export function defineChatRequest(ctx: BenchContext): LoadRequest {

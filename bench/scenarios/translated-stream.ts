@@ -6,8 +6,7 @@
  */
 import { checkChatStreams } from './checks.ts';
 import { defineLoadScenario } from './load-scenario.ts';
-
-const CHAT_PATH = '/v1/chat/completions';
+import { CHAT_PATH } from './passthrough.ts';
 
 /** Translated stream requests/s at c=64 must reach 0.8x the floor's passthrough stream (issue 12). */
 export const translatedStreamScenario = defineLoadScenario({

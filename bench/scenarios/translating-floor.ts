@@ -7,9 +7,8 @@
 import { MAIN_COUNT } from '../config.ts';
 import { checkChatStreams } from './checks.ts';
 import { defineLoadScenario } from './load-scenario.ts';
+import { CHAT_PATH, defineStreamRequest } from './passthrough.ts';
 import type { BenchContext, ScenarioPair, Side } from './types.ts';
-
-const CHAT_PATH = '/v1/chat/completions';
 
 /** The subject is a floor of its own, started for this scenario; the shared floor is the reference. */
 async function startTranslatingFloor(ctx: BenchContext): Promise<ScenarioPair> {
@@ -31,7 +30,8 @@ export const translatingFloorScenario = defineLoadScenario({
   title: 'Translated stream c=64 through a bare translating floor (no gateway work) vs the floor passthrough stream',
   connections: 64,
   mustSucceed: true,
-  request: (ctx, side) => ({ path: CHAT_PATH, bodyFile: side.pid === ctx.floor.pid ? ctx.bodies.stream : ctx.bodies.translatedStream, contentType: 'application/json' }),
+  request: (ctx, side) =>
+    side.pid === ctx.floor.pid ? defineStreamRequest(ctx) : { path: CHAT_PATH, bodyFile: ctx.bodies.translatedStream, contentType: 'application/json' },
   rps: { id: 'translating-floor-rps', label: 'Bare translating floor: translated stream c=64 (ref: passthrough stream), requests/s', unit: 'req/s' },
   cpu: { id: 'translating-floor-cpu', label: 'Bare translating floor: translated stream c=64 (ref: passthrough stream), CPU per request', unit: 'µs' },
   start: startTranslatingFloor,
