@@ -122,7 +122,10 @@ export interface ProtocolAdapter<S extends Simulator = Simulator> {
   passthrough: Partial<Record<Operation, PassthroughEndpoint>>;
   /** Request headers (lowercase) a client may send that are forwarded to this protocol's vendors. */
   requestHeaders: readonly string[];
-  /** Reads token usage from a parsed response body or one parsed stream event. */
+  /**
+   * Reads token usage from a parsed response body or one parsed stream event. It never throws, whatever JSON
+   * the vendor sent: a count that is not a finite number is no count.
+   */
   readUsage(json: any): Usage | undefined;
   /** Names of the JSON fields holding usage (answers and stream events), so usage is found without a full parse. */
   usageFields: readonly string[];

@@ -120,4 +120,13 @@ describe('the stream tap between vendor and client', () => {
     expect(out.toString()).toBe(expected);
     expect([out.buffer, out.byteOffset]).toEqual([owned.buffer, owned.byteOffset]);
   });
+
+  it('passes a usage event whose counts are objects (a null toString among them) unchanged, and counts nothing from them', () => {
+    const stream = 'data: {"choices":[],"usage":{"prompt_tokens":{"toString":null},"completion_tokens":{"valueOf":null}}}\n\ndata: [DONE]\n\n';
+    for (const adapter of [openaiAdapter, anthropicAdapter, geminiAdapter]) {
+      const { text, usage } = tapText(stream, adapter, false, 7);
+      expect(text).toBe(stream);
+      expect(usage).toEqual({});
+    }
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * A vendor's usage counts are input like any other: whatever a (buggy or hostile) OpenAI-protocol vendor puts
- * in `usage` (strings, negatives, fractions, huge or non-finite numbers, objects), the request's usage event
+ * in `usage` (strings, negatives, fractions, huge or non-finite numbers, objects, one with a null toString), the request's usage event
  * (what limits, spend and metrics read) holds only whole, non-negative, safe token counts, and the client still
  * gets the vendor's answer unchanged.
  */
@@ -62,7 +62,7 @@ afterAll(async () => {
   await new Promise((resolve) => vendor.close(resolve));
 });
 
-const count = fc.oneof(fc.nat(), fc.double(), fc.integer({ min: -1e6, max: -1 }), fc.constant(1e300), fc.string(), fc.constant(null), fc.object(), fc.constant('12'));
+const count = fc.oneof(fc.nat(), fc.double(), fc.integer({ min: -1e6, max: -1 }), fc.constant(1e300), fc.string(), fc.constant(null), fc.object(), fc.constant('12'), fc.constant({ toString: null, valueOf: null }));
 const usages = fc.oneof(
   fc.record({ prompt_tokens: count, completion_tokens: count, total_tokens: count, prompt_tokens_details: fc.oneof(fc.record({ cached_tokens: count }), count), completion_tokens_details: fc.oneof(fc.record({ reasoning_tokens: count }), count) }, { requiredKeys: [] }),
   fc.jsonValue(),
@@ -95,5 +95,15 @@ describe('usage counts a vendor reports', () => {
     const event = nextEvent();
     await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${SIMULATOR_CLIENT_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'odd-chat', messages: [{ role: 'user', content: 'hi' }] }) });
     expect((await event).usage).toMatchObject({ inputTokens: 7, outputTokens: 3, totalTokens: 10, cachedInputTokens: 2 });
+  });
+
+  it.each([false, true])('counts nothing from counts that are objects with a null toString (the estimate stands in), and the client gets the answer whole (stream %s)', async (stream) => {
+    usage = { prompt_tokens: { toString: null }, completion_tokens: { valueOf: null, toString: null } };
+    const event = nextEvent();
+    const response = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${SIMULATOR_CLIENT_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'odd-chat', messages: [{ role: 'user', content: 'hi' }], stream, ...(stream && { stream_options: { include_usage: true } }) }) });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(answer(stream));
+    // No count read from the vendor: the gateway's own estimate stands in, marked as one.
+    expect((await event).usage).toMatchObject({ estimated: true });
   });
 });

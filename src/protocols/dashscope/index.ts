@@ -1,15 +1,20 @@
 import { isJsonObject } from '../../transforms/path.ts';
+import { isRecord, readNumber } from '../../translate/helpers.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
 import { SIMULATOR_KEY } from './simulator/key.ts';
 import { dashscopeImageTasks } from './image-tasks.ts';
 
-/** Reads DashScope usage (`usage.input_tokens`/`output_tokens`/`total_tokens`; image tasks report none). */
+/**
+ * Reads DashScope usage (`usage.input_tokens`/`output_tokens`/`total_tokens`; image tasks report none). A count
+ * that is not a finite number is no count.
+ */
 function readUsage(json: any): Usage | undefined {
   const usage = json?.usage;
-  if (!isJsonObject(usage) || (usage.input_tokens === undefined && usage.output_tokens === undefined)) return undefined;
-  const input = usage.input_tokens as number | undefined;
-  const output = usage.output_tokens as number | undefined;
-  return { inputTokens: input, outputTokens: output, totalTokens: (usage.total_tokens as number | undefined) ?? (input ?? 0) + (output ?? 0) };
+  if (!isRecord(usage)) return undefined;
+  const input = readNumber(usage.input_tokens);
+  const output = readNumber(usage.output_tokens);
+  if (input === undefined && output === undefined) return undefined;
+  return { inputTokens: input, outputTokens: output, totalTokens: readNumber(usage.total_tokens) ?? (input ?? 0) + (output ?? 0) };
 }
 
 /** DashScope's native protocol: flat `{code, message, request_id}` errors; images through asynchronous tasks. */

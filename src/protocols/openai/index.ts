@@ -1,4 +1,5 @@
 import { decodeOpenAIError } from './chat/response.ts';
+import { isRecord, readNumber } from '../../translate/helpers.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
 import { SIMULATOR_KEY } from './simulator/key.ts';
 import type { OpenAISimulator } from './simulator/index.ts';
@@ -8,20 +9,24 @@ import { responsesAdapter } from './responses/index.ts';
 
 /**
  * Reads OpenAI usage: chat/completions/embeddings (`prompt_tokens`...), responses (`input_tokens`...) and a
- * transcription's audio duration (`{type: "duration", seconds}`, as whisper-1 reports it).
+ * transcription's audio duration (`{type: "duration", seconds}`, as whisper-1 reports it). A count that is not
+ * a finite number is no count: the answer is a vendor's, and any JSON may sit where a count belongs.
  */
 function readUsage(json: any): Usage | undefined {
   const usage = json?.usage ?? json?.response?.usage;
-  if (!usage || typeof usage !== 'object') return undefined;
-  if (usage.type === 'duration') return typeof usage.seconds === 'number' ? { audioSeconds: usage.seconds } : undefined;
-  const input = usage.prompt_tokens ?? usage.input_tokens;
-  const output = usage.completion_tokens ?? usage.output_tokens;
+  if (!isRecord(usage)) return undefined;
+  if (usage.type === 'duration') {
+    const seconds = readNumber(usage.seconds);
+    return seconds === undefined ? undefined : { audioSeconds: seconds };
+  }
+  const input = readNumber(usage.prompt_tokens ?? usage.input_tokens);
+  const output = readNumber(usage.completion_tokens ?? usage.output_tokens);
   return {
     inputTokens: input,
     outputTokens: output,
-    totalTokens: usage.total_tokens ?? (input !== undefined ? input + (output ?? 0) : undefined),
-    cachedInputTokens: usage.prompt_tokens_details?.cached_tokens ?? usage.input_tokens_details?.cached_tokens,
-    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? usage.output_tokens_details?.reasoning_tokens,
+    totalTokens: readNumber(usage.total_tokens) ?? (input !== undefined ? input + (output ?? 0) : undefined),
+    cachedInputTokens: readNumber(usage.prompt_tokens_details?.cached_tokens ?? usage.input_tokens_details?.cached_tokens),
+    reasoningTokens: readNumber(usage.completion_tokens_details?.reasoning_tokens ?? usage.output_tokens_details?.reasoning_tokens),
   };
 }
 
