@@ -4,6 +4,7 @@ import { isRecord } from '../translate/helpers.ts';
 import type { ResponseItem, ResponseStore } from '../response-store/response-store.ts';
 import type { RequestBody } from '../runtime/request-body.ts';
 import { getResponseNotFound, readStore } from './read-store.ts';
+import { readOwn } from '../lib/read-own.ts';
 
 /** A request's input with its stored state resolved. */
 export interface ResolvedInput {
@@ -19,7 +20,7 @@ const ID_PREFIXES: Record<string, string> = { message: 'msg_', function_call: 'f
 
 /** An id for an input item the client sent without one (listed by `input_items`, found by reference). */
 function mintItemId(type: string): string {
-  return (ID_PREFIXES[type] ?? 'item_') + randomBytes(12).toString('hex');
+  return (readOwn(ID_PREFIXES, type) ?? 'item_') + randomBytes(12).toString('hex');
 }
 
 /**
@@ -65,7 +66,7 @@ export async function resolveInput(store: ResponseStore, key: string, body: Requ
  */
 function normalizeItem(item: Record<string, any>): ResponseItem {
   const type = item.type ?? 'message';
-  const id = typeof item.id === 'string' && item.id !== '' ? item.id : mintItemId(String(type));
+  const id = typeof item.id === 'string' && item.id !== '' ? item.id : mintItemId(typeof type === 'string' ? type : '');
   if (type !== 'message') return { id, ...item };
   const text = item.role === 'assistant' ? 'output_text' : 'input_text';
   const content = typeof item.content === 'string' ? [{ type: text, text: item.content }] : item.content;

@@ -14,6 +14,7 @@
  */
 import { GatewayError } from '../errors.ts';
 import { clipClientText } from '../lib/clip-text.ts';
+import { readOwn } from '../lib/read-own.ts';
 
 /** Decides, per request, what happens to an untranslatable field. */
 export interface FieldPolicy {
@@ -45,7 +46,7 @@ class RequestFieldPolicy implements FieldPolicy {
   ) {}
 
   drop(name: string, reason?: string): void {
-    const field = this.names[name] ?? name;
+    const field = this.readField(name);
     if (this.strict) {
       const why = reason ? `: ${reason}` : '';
       const quoted = clipClientText(field);
@@ -55,8 +56,13 @@ class RequestFieldPolicy implements FieldPolicy {
   }
 
   ignore(name: string): void {
-    const field = this.names[name] ?? name;
+    const field = this.readField(name);
     if (!this.dropped.includes(field)) this.dropped.push(field);
+  }
+
+  /** The client's name for `name`: the name table's own entry, never one it inherits (a body may hold `constructor`). */
+  private readField(name: string): string {
+    return readOwn(this.names, name) ?? name;
   }
 }
 

@@ -9,6 +9,7 @@ import { GatewayError } from '../errors.ts';
 import type { ReasoningEffort, ReasoningRequest } from './canonical.ts';
 import type { FieldPolicy } from './field-policy.ts';
 import { createFieldError } from './read-field.ts';
+import { readOwn } from '../lib/read-own.ts';
 
 /** The budgets of a model without `chat.reasoning`. */
 export const DEFAULT_REASONING_BUDGETS: ReasoningBudgets = { low: 1024, medium: 4096, high: 16384 };
@@ -23,7 +24,7 @@ const EFFORTS: Readonly<Record<string, ReasoningEffort | 'none'>> = {
 /** Reads an effort value (`none` switches reasoning off); absent: undefined; else a 400 naming `field`. */
 export function readReasoningEffort(value: unknown, field: string, include?: boolean): ReasoningRequest | undefined {
   if (value === undefined || value === null) return undefined;
-  const effort = typeof value === 'string' ? EFFORTS[value] : undefined;
+  const effort = typeof value === 'string' ? readOwn(EFFORTS, value) : undefined;
   if (effort === undefined) throw createFieldError(field, `one of ${Object.keys(EFFORTS).join(', ')}`);
   if (effort === 'none') return { enabled: false };
   return { enabled: true, effort, ...(include === undefined ? {} : { include }) };

@@ -10,6 +10,7 @@ import type { ModelEntry, NumberRange, RequestFacts, VendorEntry } from '../conf
 import { GatewayError } from '../errors.ts';
 import type { CanonicalRequest } from './canonical.ts';
 import type { FieldPolicy } from './field-policy.ts';
+import { readOwn } from '../lib/read-own.ts';
 
 /**
  * The facts of one call: the protocol's own (`base`, its adapter's `requestFacts`), then the vendor's,
@@ -64,8 +65,8 @@ export function dropUnsupportedFields(body: Record<string, unknown>, facts: Requ
   if (fields === undefined) return;
   for (const field of fields) {
     if (body[field] === undefined) continue;
-    const canonical = CANONICAL[field] ?? field.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
-    policy.drop(names[canonical] ? canonical : field, 'the vendor of this model does not accept it');
+    const canonical = readOwn(CANONICAL, field) ?? field.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+    policy.drop(readOwn(names, canonical) ? canonical : field, 'the vendor of this model does not accept it');
     delete body[field];
   }
 }

@@ -1,6 +1,6 @@
 /**
- * Unknown fields of a translated request with names no header can hold (non-Latin-1, CR/LF) or too many
- * of them: the client gets the vendor's answer (200) with a valid, bounded `x-gateway-dropped-fields`
+ * Unknown fields of a translated request with names no header can hold (non-Latin-1, CR/LF), names a
+ * lookup table could take for its own (`constructor`), or too many of them: the client gets the vendor's answer (200) with a valid, bounded `x-gateway-dropped-fields`
  * header, whole or streamed, and the vendor was called exactly once.
  */
 import OpenAI from 'openai';
@@ -25,6 +25,7 @@ const MANY = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`unknown
 const CASES: Array<[string, Record<string, unknown>, (header: string) => void]> = [
   ['a non-Latin-1 name', { 温度: 1 }, (header) => expect(header).toBe('%E6%B8%A9%E5%BA%A6')],
   ['a name with CR/LF', { 'a\r\nx-injected: 1': 1 }, (header) => expect(header).toBe('a%0D%0Ax-injected:%201')],
+  ['the names Object.prototype has', { constructor: 1, toString: 2, hasOwnProperty: 3 }, (header) => expect(header).toBe('constructor, toString, hasOwnProperty')],
   ['5,000 names', MANY, (header) => {
     expect(header.length).toBeLessThanOrEqual(2048);
     expect(header).toMatch(/^unknown_field_0, unknown_field_1, .*, \+\d+ more$/);

@@ -1,6 +1,7 @@
 /** Bedrock errors (HTTP answers and in-stream exceptions) -> the gateway's vendor error. */
 import type { VendorError } from '../../translate/canonical.ts';
 import { isRecord } from '../../translate/helpers.ts';
+import { readOwn } from '../../lib/read-own.ts';
 
 /**
  * The status the gateway answers per Bedrock exception (issue 13): Bedrock's own statuses, except that a
@@ -34,7 +35,7 @@ const AUTH = new Set(['AccessDeniedException', 'UnrecognizedClientException', 'I
  */
 export function decodeConverseError(status: number, body: unknown, headers: Record<string, string | string[] | undefined> = {}): VendorError {
   const type = readType(body, headers) ?? typeOfStatus(status);
-  const known = STATUS[type];
+  const known = readOwn(STATUS, type);
   const message = isRecord(body) && typeof body.message === 'string'
     ? body.message
     : isRecord(body) && typeof body.Message === 'string' ? body.Message : typeof body === 'string' && body ? body : `The vendor answered HTTP ${status}.`;

@@ -1,6 +1,7 @@
 /** Converse usage and stop reasons in canonical terms (shared by whole answers and streams). */
 import type { CanonicalUsage, FinishReason } from '../../translate/canonical.ts';
 import { isRecord, readNumber } from '../../translate/helpers.ts';
+import { readOwn } from '../../lib/read-own.ts';
 
 const STOP_IN: Record<string, FinishReason> = {
   end_turn: 'stop',
@@ -14,7 +15,7 @@ const STOP_IN: Record<string, FinishReason> = {
 
 /** A Converse `stopReason` in canonical terms. */
 export function readConverseStop(reason: unknown): FinishReason {
-  return (typeof reason === 'string' && STOP_IN[reason]) || 'other';
+  return (typeof reason === 'string' && readOwn(STOP_IN, reason)) || 'other';
 }
 
 /**

@@ -4,6 +4,7 @@ import type { ResponseMeta } from '../../../translate/adapter.ts';
 import { isRecord, parseVendorArguments, readNumber, withIdPrefix } from '../../../translate/helpers.ts';
 import { GatewayError } from '../../../errors.ts';
 import { writeCallSignature, writeReasoningToken, writeTextSignature } from '../../../translate/reasoning-parts.ts';
+import { readOwn } from '../../../lib/read-own.ts';
 
 const STOP_IN: Record<string, FinishReason> = {
   end_turn: 'stop',
@@ -25,7 +26,7 @@ const STOP_OUT: Record<FinishReason, string> = {
 
 /** A `stop_reason` in canonical terms. */
 export function readAnthropicStop(reason: unknown): FinishReason {
-  return (typeof reason === 'string' && STOP_IN[reason]) || 'other';
+  return (typeof reason === 'string' && readOwn(STOP_IN, reason)) || 'other';
 }
 
 /** A canonical finish reason as `stop_reason` (`stop_sequence` when a stop sequence is known). */
@@ -148,6 +149,6 @@ export function decodeAnthropicError(status: number, body: unknown): VendorError
   const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
   const type = typeof error?.type === 'string' ? error.type : 'api_error';
   const message = typeof error?.message === 'string' ? error.message : typeof body === 'string' && body ? body : `The vendor answered HTTP ${status}.`;
-  const code = status || ERROR_STATUS[type] || 500;
+  const code = status || readOwn(ERROR_STATUS, type) || 500;
   return { status: code, type, message, authFailure: code === 401 || code === 403 };
 }

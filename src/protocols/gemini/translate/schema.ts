@@ -25,6 +25,7 @@
  * 6. `properties: {}` is omitted (the API rejects an empty properties map).
  */
 import { isRecord } from '../../../translate/helpers.ts';
+import { readOwn } from '../../../lib/read-own.ts';
 
 /** Nested `$ref` expansions followed before a reference is cut to `{type: OBJECT}`. */
 export const MAX_REF_DEPTH = 16;
@@ -151,7 +152,8 @@ function convertEnum(out: Schema, schema: Schema): void {
   const nonNull = values.filter((value) => value !== null);
   if (nonNull.length < values.length) out.nullable = true;
   if (out.type === 'STRING') {
-    out.enum = nonNull.map(String);
+    // A string enum's values as strings: a string as it is, anything else (a number, an object) as its JSON.
+    out.enum = nonNull.map((value) => (typeof value === 'string' ? value : JSON.stringify(value)));
     return;
   }
   const list = nonNull.map((value) => JSON.stringify(value)).join(', ');
@@ -160,7 +162,7 @@ function convertEnum(out: Schema, schema: Schema): void {
 
 function convertFormat(out: Schema, schema: Schema): void {
   if (typeof schema.format !== 'string' || typeof out.type !== 'string') return;
-  if (FORMATS[out.type]?.has(schema.format)) out.format = schema.format;
+  if (readOwn(FORMATS, out.type)?.has(schema.format)) out.format = schema.format;
 }
 
 function convertChildren(out: Schema, schema: Schema, state: ConvertState): void {

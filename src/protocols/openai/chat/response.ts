@@ -5,6 +5,7 @@ import type { ResponseMeta } from '../../../translate/adapter.ts';
 import { isRecord, readNumber, withIdPrefix } from '../../../translate/helpers.ts';
 import { GatewayError } from '../../../errors.ts';
 import { writeClientCallExtra, writeMessageReasoning } from './reasoning.ts';
+import { readOwn } from '../../../lib/read-own.ts';
 
 const FINISH_IN: Record<string, FinishReason> = {
   stop: 'stop',
@@ -16,7 +17,7 @@ const FINISH_IN: Record<string, FinishReason> = {
 
 /** A chat-completions `finish_reason` in canonical terms. */
 export function readOpenAIFinish(reason: unknown): FinishReason {
-  return (typeof reason === 'string' && FINISH_IN[reason]) || 'other';
+  return (typeof reason === 'string' && readOwn(FINISH_IN, reason)) || 'other';
 }
 
 /** A canonical finish reason as a chat-completions `finish_reason` (`other` becomes `stop`). */
