@@ -1,4 +1,5 @@
 import type { ValueStore } from '../limits/store.ts';
+import { toText } from '../lib/to-text.ts';
 
 /** A Responses API item (message, function call, function call output, reasoning ...) as JSON. */
 export type ResponseItem = Record<string, any>;
@@ -51,9 +52,9 @@ interface Envelope {
 export function createResponseStore(values: ValueStore): ResponseStore {
   return {
     async save(key, record, items, limits) {
-      const envelope: Envelope = { record, items: items.map((item) => String(item.id)) };
+      const envelope: Envelope = { record, items: items.map((item) => toText(item.id)) };
       const text = JSON.stringify(envelope);
-      const itemTexts = items.map((item) => [itemKey(key, String(item.id)), JSON.stringify(item)] as const);
+      const itemTexts = items.map((item) => [itemKey(key, toText(item.id)), JSON.stringify(item)] as const);
       const size = Buffer.byteLength(text) + itemTexts.reduce((sum, [, value]) => sum + Buffer.byteLength(value), 0);
       if (size > limits.maxBytes) return false;
       await values.set([[responseKey(key, record.id), text], ...itemTexts], limits.ttlMs);

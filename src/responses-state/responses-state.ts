@@ -8,6 +8,7 @@ import { getResponsesLogger } from './log.ts';
 import { getStoreScope } from './read-store.ts';
 import { resolveInput } from './resolve-input.ts';
 import type { ResponseItem } from '../response-store/response-store.ts';
+import { toText } from '../lib/to-text.ts';
 
 /** Whether a response may be kept: the request's `store` (default true), unless the model or key forbids it. */
 function mayStore(call: OpCall<RequestBody<'Responses'>>): boolean {
@@ -47,7 +48,7 @@ export const responsesState: TranslationState = {
       meta,
       async keep(answer, final) {
         const output = Array.isArray(answer.output) ? (answer.output as ResponseItem[]) : [];
-        const record = { id: String(answer.id), model: String(answer.model), response: answer, input: resolved.input, context: resolved.context };
+        const record = { id: toText(answer.id), model: toText(answer.model), response: answer, input: resolved.input, context: resolved.context };
         let kept = false;
         try {
           kept = await store.save(key, record, [...resolved.owned, ...output], limits);

@@ -3,6 +3,7 @@ import { GatewayError } from '../../errors.ts';
 import type { AnswerPart, CanonicalResponse, ReasoningPart } from '../../translate/canonical.ts';
 import { isRecord } from '../../translate/helpers.ts';
 import { readConverseStop, readConverseUsage } from './read-converse.ts';
+import { toText } from '../../lib/to-text.ts';
 
 /**
  * Reads `{output: {message: {content}}, stopReason, usage}`: text, `toolUse` and `reasoningContent` blocks
@@ -19,7 +20,7 @@ export function decodeConverseResponse(body: unknown): CanonicalResponse {
     if (typeof block.text === 'string') content.push({ type: 'text', text: block.text });
     else if (isRecord(block.toolUse)) {
       const use = block.toolUse;
-      content.push({ type: 'tool_call', id: String(use.toolUseId ?? ''), name: String(use.name ?? ''), arguments: JSON.stringify(use.input ?? {}) });
+      content.push({ type: 'tool_call', id: toText(use.toolUseId), name: toText(use.name), arguments: JSON.stringify(use.input ?? {}) });
     } else if (isRecord(block.reasoningContent)) {
       const part = readReasoningContent(block.reasoningContent);
       if (part) content.push(part);

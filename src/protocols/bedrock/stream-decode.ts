@@ -5,6 +5,7 @@ import { isRecord, parseStreamEvent } from '../../translate/helpers.ts';
 import type { SseEvent } from '../../sse/parse.ts';
 import { decodeConverseError } from './decode-error.ts';
 import { readConverseStop, readConverseUsage } from './read-converse.ts';
+import { toText } from '../../lib/to-text.ts';
 
 /**
  * Decodes `messageStart`, `contentBlockStart` (tool use), `contentBlockDelta` (text, tool input JSON, or
@@ -48,7 +49,7 @@ function readBlockStart(data: Record<string, any>, toolIndexes: Map<number, numb
   if (!use) return [];
   const index = toolIndexes.size;
   toolIndexes.set(Number(data.contentBlockIndex), index);
-  return [{ type: 'tool_call_start', index, id: String(use.toolUseId ?? ''), name: String(use.name ?? '') }];
+  return [{ type: 'tool_call_start', index, id: toText(use.toolUseId), name: toText(use.name) }];
 }
 
 function readBlockDelta(data: Record<string, any>, toolIndexes: Map<number, number>): StreamEvent[] {

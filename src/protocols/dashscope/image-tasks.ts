@@ -2,6 +2,7 @@ import type { VendorEntry } from '../../config/types.ts';
 import { GatewayError } from '../../errors.ts';
 import { deleteAt, getAt, isJsonObject, readPath, setAt, type JsonObject } from '../../transforms/path.ts';
 import type { ImageDatum, ImageTaskProtocol, ImageTaskState } from '../types.ts';
+import { toText } from '../../lib/to-text.ts';
 
 /** Where Wan text-to-image tasks are created and looked up (relative to `.../api/v1`). */
 const CREATE_PATH = '/services/aigc/text2image/image-synthesis';
@@ -25,7 +26,7 @@ export function toTaskError(vendor: VendorEntry, code: unknown, message: unknown
   const text = typeof message === 'string' && message ? message : 'The image task failed.';
   if (typeof code === 'string' && vendor.policyErrorCodes.includes(code)) return new GatewayError(400, 'content_policy_violation', text);
   if (typeof code === 'string' && code.startsWith('Invalid')) return new GatewayError(400, code, text);
-  return new GatewayError(502, 'upstream_task_failed', `Vendor "${vendor.name}" failed the image task (${String(code ?? 'no code')}): ${text}`);
+  return new GatewayError(502, 'upstream_task_failed', `Vendor "${vendor.name}" failed the image task (${toText(code ?? 'no code')}): ${text}`);
 }
 
 /** The images of a SUCCEEDED task; failed images are left out while at least one succeeded. */

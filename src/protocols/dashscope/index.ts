@@ -3,6 +3,7 @@ import { isRecord, readNumber } from '../../translate/helpers.ts';
 import type { ProtocolAdapter, Usage } from '../types.ts';
 import { SIMULATOR_KEY } from './simulator/key.ts';
 import { dashscopeImageTasks } from './image-tasks.ts';
+import { toText } from '../../lib/to-text.ts';
 
 /**
  * Reads DashScope usage (`usage.input_tokens`/`output_tokens`/`total_tokens`; image tasks report none). A count
@@ -26,8 +27,8 @@ export const dashscopeAdapter: ProtocolAdapter = {
   usageFields: ['usage'],
   readError(status, body) {
     const known = isJsonObject(body) && typeof body.code === 'string';
-    const message = known ? String(body.message ?? '') : `The vendor answered HTTP ${status}.`;
-    return { status, type: known ? String(body.code) : 'upstream_error', message, authFailure: status === 401 || status === 403 };
+    const message = known ? toText(body.message) : `The vendor answered HTTP ${status}.`;
+    return { status, type: known ? toText(body.code) : 'upstream_error', message, authFailure: status === 401 || status === 403 };
   },
   imageTasks: dashscopeImageTasks,
   requestFacts: {},

@@ -10,6 +10,7 @@ import {
 import { fromGeminiSchema } from './schema.ts';
 import { readCamelKeys } from './keys.ts';
 import { bindSignatures, readReasoningPart, readSignedFields } from '../../../translate/reasoning-parts.ts';
+import { toText } from '../../../lib/to-text.ts';
 
 const KNOWN = new Set(['model', 'contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig']);
 const BOOKKEEPING = new Set(['safetySettings', 'labels']);
@@ -174,7 +175,7 @@ function readToolConfig(raw: unknown, policy: FieldPolicy): ToolChoice | undefin
   if (!calling) return undefined;
   const allowed: unknown[] = Array.isArray(calling.allowedFunctionNames) ? calling.allowedFunctionNames : [];
   if (calling.mode === 'NONE') return { type: 'none' };
-  if (calling.mode === 'ANY' && allowed.length === 1) return { type: 'tool', name: String(allowed[0]) };
+  if (calling.mode === 'ANY' && allowed.length === 1) return { type: 'tool', name: toText(allowed[0]) };
   if (allowed.length > 0) policy.drop('toolConfig.functionCallingConfig.allowedFunctionNames', 'only one allowed function can be translated');
   if (calling.mode === 'ANY') return { type: 'required' };
   return calling.mode === undefined ? undefined : { type: 'auto' };

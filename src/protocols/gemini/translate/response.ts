@@ -5,6 +5,7 @@ import type { ResponseMeta } from '../../../translate/adapter.ts';
 import { createIdSuffix, isRecord, parseVendorArguments, readNumber } from '../../../translate/helpers.ts';
 import { GatewayError } from '../../../errors.ts';
 import { writeCallSignature, writeReasoningToken } from '../../../translate/reasoning-parts.ts';
+import { toText } from '../../../lib/to-text.ts';
 
 const FILTERED = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY']);
 
@@ -79,7 +80,7 @@ export function readGeminiParts(parts: unknown): AnswerPart[] {
       out.push({
         type: 'tool_call',
         id: typeof call.id === 'string' && call.id ? call.id : `call_${createIdSuffix()}`,
-        name: String(call.name ?? ''),
+        name: toText(call.name),
         arguments: JSON.stringify(call.args ?? {}),
         ...(signature ? { signature } : {}),
       });
@@ -157,5 +158,5 @@ export function decodeGeminiError(status: number, body: unknown): VendorError {
   const message = typeof error?.message === 'string' ? error.message : typeof body === 'string' && body ? body : `The vendor answered HTTP ${code}.`;
   const details: unknown[] = Array.isArray(error?.details) ? error.details : [];
   const badKey = details.some((detail) => isRecord(detail) && detail.reason === 'API_KEY_INVALID');
-  return { status: code, type: String(error?.status ?? 'UNKNOWN'), message, authFailure: badKey || code === 401 || code === 403 };
+  return { status: code, type: toText(error?.status ?? 'UNKNOWN'), message, authFailure: badKey || code === 401 || code === 403 };
 }
