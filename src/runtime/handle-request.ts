@@ -129,7 +129,8 @@ export function createRequestHandler(
         admission.release();
         if (admission.countsTokens) admission.charge((ctx.usage.inputTokens ?? 0) + (ctx.usage.outputTokens ?? 0), costUsd);
       }
-      if (sink) sink(createUsageEvent(ctx, failure?.status ?? ctx.res.statusCode, performance.now() - ctx.startedAt, failure, costUsd));
+      // A stream that failed after its first bytes keeps the status the client got, with the failure's code.
+      if (sink) sink(createUsageEvent(ctx, failure?.status ?? ctx.res.statusCode, performance.now() - ctx.startedAt, failure ?? ctx.streamFailure, costUsd));
     } catch (error) {
       // A close handler runs outside any request's promise: a throw here would end the process.
       process.emitWarning(error as Error);

@@ -104,7 +104,7 @@ class TranslatedStream implements BodySink {
   }
 
   onError(error: unknown): void {
-    this.settle(error);
+    this.settle(error, true);
   }
 
   private onEvent(sse: SseEvent): void {
@@ -184,14 +184,19 @@ class TranslatedStream implements BodySink {
     }
   }
 
-  private settle(error?: unknown): void {
+  /**
+   * Ends the stream, with `error` when it failed. `fromBody`: the error came from reading the vendor's body
+   * (a reset, a socket error), so it is the vendor's stream that broke; anything else thrown that is not a
+   * GatewayError (the vendor's bad data is one) is the gateway's own failure, an internal error.
+   */
+  private settle(error?: unknown, fromBody = false): void {
     if (this.settled) return;
     this.settled = true;
     this.reading.destroy();
     if (error === undefined) return this.resolve();
     const { ctx, style } = this.job;
     const aborted = ctx.abortSource.aborted;
-    const failure = error instanceof GatewayError || aborted
+    const failure = error instanceof GatewayError || aborted || !fromBody
       ? toGatewayError(error)
       : new GatewayError(502, 'upstream_stream_failed', 'The vendor stream broke off before the answer was complete.', { cause: error });
     if (!ctx.res.headersSent) return this.reject(aborted ? error : failure);
