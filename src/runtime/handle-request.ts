@@ -42,6 +42,9 @@ export interface InFlight {
   snapshots?: { hold(snapshot: Snapshot): void; release(snapshot: Snapshot): void };
 }
 
+/** The code of a request whose client left (its status, 499, is also a status a vendor may answer). */
+const CLIENT_GONE = 'client_closed_request';
+
 /**
  * Sends the error a request failed with, unless the client is gone; an answer sent before the upload
  * ended lets the client finish sending (bounded) so that it can read it. Never throws.
@@ -50,9 +53,10 @@ function fail(ctx: GatewayContext, error: unknown): GatewayError {
   let failure = toGatewayError(error);
   // Aborted by the gateway (the body deadline), not by the client: the abort's reason is the answer.
   const { reason } = ctx.abortSource;
-  if (failure.status === 499 && reason instanceof GatewayError && reason.status !== 499) failure = reason;
+  if (failure.code === CLIENT_GONE && reason instanceof GatewayError && reason.code !== CLIENT_GONE) failure = reason;
   try {
-    if (failure.status === 499 || ctx.res.destroyed) return failure;
+    // The client's leaving is known by its code, not by the status 499: a vendor may answer 499 itself.
+    if (failure.code === CLIENT_GONE || ctx.res.destroyed) return failure;
     // An answer before the upload ended closes the connection (the client must not send its next request on it).
     const early = !ctx.req.complete && !ctx.bodyReceived;
     if (early) ctx.headers.connection = 'close';
