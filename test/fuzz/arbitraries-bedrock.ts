@@ -2,7 +2,7 @@ import { crc32 } from 'node:zlib';
 import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import fc from 'fast-check';
-import type { ScriptedAnswer } from '../helpers/scripted-bedrock-vendor.ts';
+import { splitPieces, type ScriptedAnswer } from '../helpers/scripted-vendor.ts';
 
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
 
@@ -87,18 +87,6 @@ function corrupt(bytes: Buffer, corruption: Corruption): Buffer {
   }
 }
 
-/** `bytes` cut into reads at `cuts` (fractions of its length), so that messages straddle reads. */
-function split(bytes: Buffer, cuts: number[]): Buffer[] {
-  const points = [...new Set(cuts.map((c) => Math.floor(c * bytes.length)))].sort((a, b) => a - b);
-  const pieces: Buffer[] = [];
-  let from = 0;
-  for (const point of [...points, bytes.length]) {
-    if (point > from) pieces.push(bytes.subarray(from, point));
-    from = Math.max(from, point);
-  }
-  return pieces;
-}
-
 const arbitraryEnding = fc.constantFrom<ScriptedAnswer['ending']>('end', 'end', 'end', 'cut', 'stall');
 const arbitraryStreamType = fc.constantFrom('application/vnd.amazon.eventstream', 'application/vnd.amazon.eventstream', 'application/json', 'text/html');
 
@@ -106,7 +94,7 @@ const arbitraryStreamType = fc.constantFrom('application/vnd.amazon.eventstream'
 function arbitraryStreamAnswer(secrets: string[]): fc.Arbitrary<ScriptedAnswer> {
   return fc
     .record({ frames: fc.array(arbitraryFrame(secrets), { maxLength: 8 }), corruption: arbitraryCorruption, cuts: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 5 }), ending: arbitraryEnding, type: arbitraryStreamType })
-    .map(({ frames, corruption, cuts, ending, type }) => ({ status: 200, headers: { 'content-type': type }, pieces: split(corrupt(Buffer.concat(frames), corruption), cuts), ending }));
+    .map(({ frames, corruption, cuts, ending, type }) => ({ status: 200, headers: { 'content-type': type }, pieces: splitPieces(corrupt(Buffer.concat(frames), corruption), cuts), ending }));
 }
 
 /** A Converse JSON answer: the real shape with odd parts, any JSON, or not JSON at all. */

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { Operation } from '../../src/config/types.ts';
+import { applyJsonChanges, arbitraryJsonChange, arbitraryOddJson, PROTOTYPE_NAMES, type JsonChange } from './arbitraries-json-changes.ts';
 
 /** A plausible JSON body of `op` naming `model` (what an SDK would send), `stream` where the op streams. */
 export function describeBody(op: Operation, model: string, stream: boolean, text = 'hello there'): Record<string, unknown> {
@@ -34,27 +35,29 @@ export function describeBody(op: Operation, model: string, stream: boolean, text
   }
 }
 
-/** Field names and values a hostile client sends: wrong types, non-Latin-1 and CR/LF names, odd numbers. */
+/** Field names and values a hostile client sends: wrong types, non-Latin-1, CR/LF and prototype names, odd numbers. */
 const arbitraryFieldName = fc.oneof(
-  fc.constantFrom('model', 'messages', 'stream', 'max_tokens', 'contents', 'tools', 'temperature', 'n', 'size', 'parameters', 'input', 'prompt', '__proto__', 'constructor'),
+  fc.constantFrom('model', 'messages', 'stream', 'max_tokens', 'contents', 'tools', 'temperature', 'n', 'size', 'parameters', 'input', 'prompt', ...PROTOTYPE_NAMES),
   fc.constantFrom('温度', 'naïve', 'a\r\nx-injected: 1', 'emoji😀', ''),
   fc.string({ maxLength: 16 }),
 );
 const arbitraryOddValue = fc.oneof(
-  fc.jsonValue({ maxDepth: 3 }),
+  arbitraryOddJson,
   fc.constantFrom(null, -1, 0, 1e308, -0, 2 ** 53 + 1, '', 'wizard', [], {}, [{}], [{ role: 'wizard', content: 5 }], [{ role: 'user', parts: 'hi' }], { text: 5 }),
 );
 
-/** `body` with some fields replaced by odd values, added, or removed. */
+/** `body` with some fields replaced by odd values, added or removed, or one of its nested values changed. */
 export function arbitraryMutation(body: Record<string, unknown>): fc.Arbitrary<Record<string, unknown>> {
   const edit = fc.oneof(
     fc.tuple(fc.constant('set' as const), fc.oneof(fc.constantFrom(...Object.keys(body)), arbitraryFieldName), arbitraryOddValue),
     fc.tuple(fc.constant('drop' as const), fc.constantFrom(...Object.keys(body)), fc.constant(null)),
+    fc.tuple(fc.constant('deep' as const), fc.constant(''), arbitraryJsonChange),
   );
   return fc.array(edit, { minLength: 1, maxLength: 4 }).map((edits) => {
-    const copy: Record<string, unknown> = { ...body };
+    const copy = structuredClone(body);
     for (const [kind, field, value] of edits) {
       if (kind === 'drop') delete copy[field];
+      else if (kind === 'deep') applyJsonChanges(copy, [value as JsonChange]);
       else Object.defineProperty(copy, field, { value, enumerable: true, writable: true, configurable: true });
     }
     return copy;

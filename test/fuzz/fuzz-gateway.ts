@@ -8,7 +8,7 @@ import type { UsageEvent } from '../../src/runtime/types.ts';
 import { SIMULATOR_CLIENT_KEY, simulateVendors } from '../../src/simulate.ts';
 import { SIMULATOR_KEYS } from '../../src/protocols/simulators.ts';
 import { HOSTILE_MODES, startHostileVendor, type HostileMode } from '../helpers/hostile-vendor.ts';
-import { startScriptedBedrockVendor, type ScriptedBedrockVendor } from '../helpers/scripted-bedrock-vendor.ts';
+import { SCRIPTED_BEDROCK, SCRIPTED_JSON, startScriptedVendor, type ScriptedVendor } from '../helpers/scripted-vendor.ts';
 import { startRecordingRelay } from './recording-relay.ts';
 import type { VendorCall } from './vendor-call.ts';
 
@@ -24,6 +24,8 @@ export const FUZZ_BODY_LIMIT = 256 * 1024;
 const HOSTILE_PROTOCOLS: Protocol[] = ['openai', 'anthropic', 'gemini', 'dashscope'];
 /** Models served by the scripted Bedrock (its answer set per case): signed with SigV4 and a session token, or with a Bedrock API key. */
 export const SCRIPTED_BEDROCK_MODELS = { signed: 'hostile-bedrock-signed', key: 'hostile-bedrock-key' };
+/** Models served by the scripted vendor of each JSON protocol (its answer set per case, the same vendor for all three). */
+export const SCRIPTED_MODELS = { openai: 'scripted-openai', anthropic: 'scripted-anthropic', gemini: 'scripted-gemini' } as const;
 /** The scripted Bedrock's credentials, each a secret the gateway holds. */
 const SCRIPTED_BEDROCK_ENV = { FUZZ_BEDROCK_SECRET: 'fuzz-bedrock-secret-7c2e91d04a', FUZZ_BEDROCK_ID: 'AKIAFUZZBEDROCK0001', FUZZ_BEDROCK_TOKEN: 'fuzz-bedrock-session-token-3b8e05f1c6', FUZZ_BEDROCK_API_KEY: 'fuzz-bedrock-api-key-9a4d27e6b3' };
 
@@ -37,7 +39,9 @@ export interface FuzzGateway {
   /** Every secret the gateway holds, by name: vendor keys, client keys, the task secret. */
   secrets: Record<string, string>;
   /** The scripted Bedrock behind {@link SCRIPTED_BEDROCK_MODELS}: a case sets its answer. */
-  bedrock: ScriptedBedrockVendor;
+  bedrock: ScriptedVendor;
+  /** The scripted vendor behind {@link SCRIPTED_MODELS}: a case sets its answer. */
+  scripted: ScriptedVendor;
   /** Every vendor call, in arrival order. */
   calls: VendorCall[];
   events: UsageEvent[];
@@ -80,6 +84,11 @@ function addHostileVendors(config: CompiledConfig): CompiledConfig {
     vendors[name] = { ...config.vendors[template], name, timeouts: { headersMs: HOSTILE_TIMEOUT_MS, bodyMs: HOSTILE_TIMEOUT_MS } };
     models[name] = defineModel(name, name, 'us.anthropic.claude-sonnet-4-20250514-v1:0', false);
   }
+  for (const [protocol, name] of Object.entries(SCRIPTED_MODELS)) {
+    const template = Object.values(config.vendors).find((vendor) => vendor.protocol === protocol)!;
+    vendors[name] = { ...template, name, timeouts: { headersMs: HOSTILE_TIMEOUT_MS, bodyMs: HOSTILE_TIMEOUT_MS } };
+    models[name] = defineModel(name, name, 'scripted-model', false);
+  }
   const keys: CompiledConfig['keys'] = [
     ...config.keys,
     { name: 'fuzz-limited', secret: { env: 'FUZZ_LIMITED_KEY' }, models: ['gpt-*', 'claude-*'], limits: { rpm: 5, concurrency: 1 }, strict: true },
@@ -118,8 +127,9 @@ export async function startFuzzGateway(): Promise<FuzzGateway> {
   const simUrl = (protocol: Protocol): string => setup.sims[protocol].url;
   const closers: (() => Promise<void>)[] = [];
   const vendors: Record<string, VendorEntry> = {};
-  const bedrock = await startScriptedBedrockVendor('hostile-bedrock', calls);
-  closers.push(bedrock.close);
+  const bedrock = await startScriptedVendor('hostile-bedrock', calls, SCRIPTED_BEDROCK);
+  const scripted = await startScriptedVendor('scripted', calls, SCRIPTED_JSON);
+  closers.push(bedrock.close, scripted.close);
   Object.assign(setup.env, SCRIPTED_BEDROCK_ENV);
   for (const [name, value] of Object.entries(SCRIPTED_BEDROCK_ENV)) if (name !== 'FUZZ_BEDROCK_ID') secrets[`vendor credential ${name}`] = value;
   for (const [name, vendor] of Object.entries(setup.config.vendors)) {
@@ -127,6 +137,11 @@ export async function startFuzzGateway(): Promise<FuzzGateway> {
       vendors[name] = { ...vendor, baseUrl: bedrock.url, auth: { kind: 'signed', scheme: 'sigv4', env: 'FUZZ_BEDROCK_SECRET', idEnv: 'FUZZ_BEDROCK_ID', tokenEnv: 'FUZZ_BEDROCK_TOKEN' } };
     } else if (name === SCRIPTED_BEDROCK_MODELS.key) {
       vendors[name] = { ...vendor, baseUrl: bedrock.url, auth: vendor.auth.kind === 'none' ? vendor.auth : { ...vendor.auth, env: 'FUZZ_BEDROCK_API_KEY' } };
+    } else if (name.startsWith('scripted-')) {
+      const secretEnv = `FUZZ_SCRIPTED_${vendor.protocol.toUpperCase()}_KEY`;
+      secrets[`vendor key ${name}`] = setup.env[secretEnv] = `sv-${vendor.protocol}-4e81b07c2d95a3`;
+      const auth = vendor.auth.kind === 'none' ? vendor.auth : { ...vendor.auth, env: secretEnv };
+      vendors[name] = { ...vendor, auth, baseUrl: scripted.url + new URL(vendor.baseUrl).pathname.replace(/\/$/, '') };
     } else if (name.startsWith('hostile-')) {
       const hostile = await startHostileVendor(name, vendor.protocol, calls);
       closers.push(hostile.close);
@@ -168,6 +183,7 @@ export async function startFuzzGateway(): Promise<FuzzGateway> {
     config,
     secrets,
     bedrock,
+    scripted,
     calls,
     events,
     logs,
