@@ -6,6 +6,8 @@ import { rewriteFormField } from './multipart-form.ts';
 import { sendJson } from './respond.ts';
 import { encodeTaskId } from './task-id.ts';
 import { readErrorBody, toVendorError } from './vendor-error.ts';
+import { readAnswerJson } from './read-answer-json.ts';
+import { isJsonObject } from '../transforms/path.ts';
 import type { OpCall } from './types.ts';
 
 type VideoOp = 'videos-create' | 'videos-get' | 'videos-content' | 'videos-delete' | 'videos-remix';
@@ -35,10 +37,10 @@ async function forwardTask(call: OpCall, op: Exclude<VideoOp, 'videos-content'>)
   const path = endpoint.path.replace('{task_id}', encodeURIComponent(call.ctx.params.task_id ?? ''));
   const { body, contentType } = await buildBody(call);
   const response = await call.callVendor({ method: endpoint.method, path, headers: contentType ? { 'content-type': contentType } : {}, body });
-  const { json } = await readErrorBody(response);
-  if (response.status >= 400) throw toVendorError(call.vendor, response.status, json, response.headers);
-  const task = json as Record<string, unknown> | undefined;
-  if (!task || typeof task.id !== 'string') {
+  if (response.status >= 400) throw toVendorError(call.vendor, response.status, (await readErrorBody(response)).json, response.headers);
+  // Read whole, as every success is: a task echoes its prompt, which may be longer than an error body's bound.
+  const task = (await readAnswerJson(call.vendor, response)) as Record<string, unknown> | null;
+  if (!isJsonObject(task) || typeof task.id !== 'string') {
     throw new GatewayError(502, 'upstream_invalid_response', `Vendor "${call.vendor.config.name}" answered without a task id.`);
   }
   const sign = (vendorId: string) => encodeTaskId({ model: call.model.id, task: vendorId, key: call.ctx.key!.config.name }, call.ctx.snapshot.taskSecret);

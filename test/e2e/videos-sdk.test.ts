@@ -90,6 +90,17 @@ describe('the official OpenAI SDK uses /v1/videos unchanged', () => {
     expect(JSON.parse(gw.sims.openai.received.at(-1)!.body.toString())).toEqual({ model: 'sora-2', prompt: 'json please' });
   });
 
+  it('answers a task whose echo of a long prompt is larger than an error body may be (100 KB), with its signed id', async () => {
+    const prompt = 'a very long scene description '.repeat(3_500);
+    const created = await openai.videos.create({ model: ALIAS as any, prompt });
+    expect(created.id).toMatch(/^task_/);
+    expect(created.prompt).toBe(prompt);
+    expect(JSON.stringify(created).length).toBeGreaterThan(100_000);
+    const { fields } = await readLastForm();
+    expect(fields).toContainEqual(['prompt', prompt]);
+    expect((await openai.videos.retrieve(created.id)).prompt).toBe(prompt);
+  });
+
   it('refuses another key (404), a model the key may not use, a form without model and an unknown model', async () => {
     const created = await openai.videos.create({ model: 'sora-2', prompt: 'mine' });
     const calls = gw.sims.openai.received.length;
