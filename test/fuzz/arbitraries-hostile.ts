@@ -41,7 +41,10 @@ interface HeadMutation {
 }
 
 const withHeader = (line: string) => (lines: string[]) => [...lines, line];
-const replaceFirst = (prefix: string, line: string) => (lines: string[]) => lines.map((l) => (l.toLowerCase().startsWith(prefix) ? line : l));
+const AUTH_HEADER = /^(authorization|x-api-key|x-goog-api-key):/i;
+/** The request's auth header (whichever of the styles' it has) replaced, or an `authorization` header added when its key is in the query. */
+const replaceAuth = (line: (name: string) => string) => (lines: string[]) =>
+  lines.some((l) => AUTH_HEADER.test(l)) ? lines.map((l) => (AUTH_HEADER.test(l) ? line(l.split(':')[0].toLowerCase()) : l)) : [...lines, line('authorization')];
 
 /** Header-level mutations: CR/LF and NUL inside values, non-ASCII, huge values, many and duplicate headers. */
 export const HEAD_MUTATIONS: HeadMutation[] = [
@@ -52,9 +55,9 @@ export const HEAD_MUTATIONS: HeadMutation[] = [
   { name: 'raw Latin-1 byte in a value', apply: (lines) => Buffer.concat([Buffer.from(lines.join('\r\n') + '\r\nx-fuzz: caf', 'utf8'), Buffer.from([0xe9])]) },
   { name: 'raw 0xFF byte in the path', apply: (lines) => Buffer.concat([Buffer.from(lines[0].replace(/ HTTP\/1\.1$/, ''), 'utf8'), Buffer.from([0xff]), Buffer.from(' HTTP/1.1\r\n' + lines.slice(1).join('\r\n'), 'utf8')]) },
   { name: 'UTF-8 in a value', apply: withHeader('x-fuzz: 温度😀') },
-  { name: 'UTF-8 in the auth header', apply: replaceFirst('authorization:', 'authorization: Bearer 温度') },
+  { name: 'UTF-8 in the auth header', apply: replaceAuth((name) => `${name}: ${name === 'authorization' ? 'Bearer ' : ''}温度`) },
   { name: 'huge value (32 KB)', apply: withHeader(`x-fuzz: ${'v'.repeat(32_000)}`), reject: true },
-  { name: 'huge auth header (20 KB)', apply: replaceFirst('authorization:', `authorization: Bearer ${'k'.repeat(20_000)}`), reject: true },
+  { name: 'huge auth header (20 KB)', apply: replaceAuth((name) => `${name}: ${name === 'authorization' ? 'Bearer ' : ''}${'k'.repeat(20_000)}`), reject: true },
   { name: '400 headers', apply: (lines) => [...lines, ...Array.from({ length: 400 }, (_, i) => `x-h${i}: v`)] },
   { name: 'two different content-lengths', apply: withHeader('content-length: 1'), reject: true },
   { name: 'chunked and content-length', apply: withHeader('transfer-encoding: chunked'), reject: true },
