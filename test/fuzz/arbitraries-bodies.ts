@@ -58,7 +58,7 @@ export function arbitraryMutation(body: Record<string, unknown>): fc.Arbitrary<R
     for (const [kind, field, value] of edits) {
       if (kind === 'drop') delete copy[field];
       else if (kind === 'deep') applyJsonChanges(copy, [value as JsonChange]);
-      else Object.defineProperty(copy, field, { value, enumerable: true, writable: true, configurable: true });
+      else Object.defineProperty(copy, field, { value: structuredClone(value), enumerable: true, writable: true, configurable: true });
     }
     return copy;
   });

@@ -42,13 +42,14 @@ export function applyJsonChanges(json: unknown, changes: JsonChange[]): unknown 
   for (const change of changes) {
     const nodes = listNodes(json);
     if (nodes.length === 0) {
-      json = change.value;
+      json = structuredClone(change.value);
       continue;
     }
     const [parent, key] = nodes[change.at % nodes.length];
     if (change.remove && Array.isArray(parent)) parent.splice(key as number, 1);
     else if (change.remove) delete (parent as Record<string, unknown>)[key];
-    else Object.defineProperty(parent, key, { value: change.value, enumerable: true, writable: true, configurable: true });
+    // A copy: the odd values are shared constants, and a later change inside one must not make a cycle.
+    else Object.defineProperty(parent, key, { value: structuredClone(change.value), enumerable: true, writable: true, configurable: true });
   }
   return json;
 }
