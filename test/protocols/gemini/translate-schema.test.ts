@@ -111,6 +111,11 @@ describe('JSON Schema -> generate-content schema subset', () => {
     expect(toGeminiSchema({ type: 'integer', enum: [1, 2], description: 'Level' })).toEqual({ type: 'INTEGER', description: 'Level (Allowed values: 1, 2)' });
   });
 
+  test('keeps a property named __proto__ as a property (JSON.parse makes it one; an assignment would drop it)', () => {
+    const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"},"a":{"type":"number"}},"required":["__proto__"]}');
+    expect(JSON.stringify(toGeminiSchema(schema))).toBe('{"type":"OBJECT","properties":{"__proto__":{"type":"STRING"},"a":{"type":"NUMBER"}},"required":["__proto__"]}');
+  });
+
   test('omits an empty properties map and resolves an unknown reference to an empty schema', () => {
     expect(toGeminiSchema({ type: 'object', properties: {} })).toEqual({ type: 'OBJECT' });
     expect(toGeminiSchema({ type: 'object', properties: { x: { $ref: 'https://example.com/s.json' } } })).toEqual({ type: 'OBJECT', properties: { x: {} } });
