@@ -39,7 +39,9 @@ export function decodeConverseError(status: number, body: unknown, headers: Reco
   const message = isRecord(body) && typeof body.message === 'string'
     ? body.message
     : isRecord(body) && typeof body.Message === 'string' ? body.Message : typeof body === 'string' && body ? body : `The vendor answered HTTP ${status}.`;
-  const code = known ?? (status || 500);
+  // The exception's own status, except that a vendor's 5xx is never made a client error (a throttling
+  // exception answered with HTTP 500 stays a 500).
+  const code = known !== undefined && !(status >= 500 && known < 500) ? known : status || 500;
   return { status: code, type, message, authFailure: AUTH.has(type) || status === 401 || (status === 403 && known === undefined) };
 }
 

@@ -156,6 +156,12 @@ describe('Bedrock errors', () => {
     expect(decodeConverseError(status, { message: 'm' }, header)).toEqual({ status: expected, type, message: 'm', authFailure: auth });
   });
 
+  test('a vendor 5xx naming a client-side exception stays a 5xx (the gateway makes no client error of it)', () => {
+    expect(decodeConverseError(500, { __type: 'com.amazon#ThrottlingException', message: 'm' })).toMatchObject({ status: 500, type: 'ThrottlingException' });
+    expect(decodeConverseError(577, { message: 'm' }, { 'x-amzn-errortype': 'ValidationException' })).toMatchObject({ status: 577, type: 'ValidationException' });
+    expect(decodeConverseError(500, { message: 'm' }, { 'x-amzn-errortype': 'ModelStreamErrorException' })).toMatchObject({ status: 502 });
+  });
+
   test('without the header: the body __type, else the status names the exception', () => {
     expect(bedrockChat.decodeError(400, { __type: 'com.amazon.coral#ThrottlingException', message: 'm' })).toMatchObject({ status: 429, type: 'ThrottlingException' });
     expect(bedrockChat.decodeError(503, 'down')).toMatchObject({ status: 503, type: 'ServiceUnavailableException', message: 'down' });
