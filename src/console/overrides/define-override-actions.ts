@@ -3,6 +3,7 @@ import type { CompiledConfig } from '../../config/types.ts';
 import { GatewayError } from '../../errors.ts';
 import type { IssuedKey, KeyOverride, Overrides } from '../types.ts';
 import { checkKeyEntry } from './validate-key-entry.ts';
+import { toText } from '../../lib/to-text.ts';
 
 /** A placeholder digest: the schema wants one on every key, the check is about the other fields. */
 const ANY_DIGEST = '0'.repeat(64);
@@ -10,7 +11,7 @@ const ANY_DIGEST = '0'.repeat(64);
 /** The key named `name` as gateway.yaml has it or as the console issued it; 404 `key_not_found` otherwise, 400 for an admin key. */
 function findKey(base: CompiledConfig, overrides: Overrides, name: unknown): { name: string; models: string[] } {
   const key = typeof name === 'string' ? (base.keys.find((k) => k.name === name) ?? overrides.issued.find((k) => k.name === name)) : undefined;
-  if (!key) throw new GatewayError(404, 'key_not_found', `No key named ${JSON.stringify(String(name).slice(0, 80))}.`);
+  if (!key) throw new GatewayError(404, 'key_not_found', `No key named ${JSON.stringify(toText(name).slice(0, 80))}.`);
   if ('admin' in key && key.admin) throw new GatewayError(400, 'admin_key_not_overridable', 'Admin keys are changed in gateway.yaml only.');
   return key;
 }

@@ -9,6 +9,7 @@ import {
   createFieldError, isAbsent, quoteValue, readContentField, readList, readName, readNumberField, readObject, readOptionalObject, readRequiredString, readRole,
   readStopField, readStringField,
 } from '../../../translate/read-field.ts';
+import { toText } from '../../../lib/to-text.ts';
 
 const KNOWN = new Set([
   'model', 'messages', 'system', 'max_tokens', 'stop_sequences', 'temperature', 'top_p', 'top_k', 'stream',
@@ -119,7 +120,7 @@ function readBlocks(content: string | unknown[], where: string, policy: FieldPol
 function pushImage(parts: ContentPart[], block: Record<string, any>, at: string, policy: FieldPolicy): void {
   const source = block.source;
   if (isRecord(source) && source.type === 'base64' && typeof source.data === 'string') {
-    parts.push({ type: 'image', source: { kind: 'base64', mediaType: String(source.media_type ?? 'image/png'), data: source.data } });
+    parts.push({ type: 'image', source: { kind: 'base64', mediaType: toText(source.media_type ?? 'image/png'), data: source.data } });
   } else if (isRecord(source) && source.type === 'url' && typeof source.url === 'string') {
     parts.push({ type: 'image', source: { kind: 'url', url: source.url } });
   } else {

@@ -5,6 +5,7 @@ import { isRecord, parseVendorArguments, readNumber, withIdPrefix } from '../../
 import { GatewayError } from '../../../errors.ts';
 import { writeCallSignature, writeReasoningToken, writeTextSignature } from '../../../translate/reasoning-parts.ts';
 import { readOwn } from '../../../lib/read-own.ts';
+import { toText } from '../../../lib/to-text.ts';
 
 const STOP_IN: Record<string, FinishReason> = {
   end_turn: 'stop',
@@ -79,11 +80,11 @@ export function decodeAnthropicResponse(body: unknown): CanonicalResponse {
     if (block.type === 'text' && typeof block.text === 'string') content.push({ type: 'text', text: block.text });
     if (block.type === 'thinking') {
       const signature = typeof block.signature === 'string' && block.signature ? { signature: block.signature } : {};
-      content.push({ type: 'reasoning', text: String(block.thinking ?? ''), ...signature });
+      content.push({ type: 'reasoning', text: toText(block.thinking), ...signature });
     }
     if (block.type === 'redacted_thinking' && typeof block.data === 'string') content.push({ type: 'reasoning', text: '', redacted: block.data });
     if (block.type === 'tool_use') {
-      content.push({ type: 'tool_call', id: String(block.id ?? ''), name: String(block.name ?? ''), arguments: JSON.stringify(block.input ?? {}) });
+      content.push({ type: 'tool_call', id: toText(block.id), name: toText(block.name), arguments: JSON.stringify(block.input ?? {}) });
     }
   }
   return {

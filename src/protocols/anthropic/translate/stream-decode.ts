@@ -6,6 +6,7 @@ import { isRecord, parseStreamEvent } from '../../../translate/helpers.ts';
 import { hasTextAt, NO_EVENTS, readJsonString, skipDigits } from '../../../translate/stream-text.ts';
 import { decodeAnthropicError, readAnthropicStop, readAnthropicUsage } from './response.ts';
 import { readMessageDelta, readMessageStart } from './stream-read-message.ts';
+import { toText } from '../../../lib/to-text.ts';
 
 /**
  * Decodes a messages stream: `message_start` (id, model, input usage), text and `tool_use` blocks with
@@ -142,12 +143,12 @@ function readTextDelta(data: string): string | undefined {
 function readBlockStart(data: Record<string, any>, toolIndexes: Map<number, number>): StreamEvent[] {
   const block = isRecord(data.content_block) ? data.content_block : {};
   if (block.type === 'text') return block.text ? [{ type: 'text', text: block.text }] : [];
-  if (block.type === 'thinking') return block.thinking ? [{ type: 'reasoning', text: String(block.thinking) }] : [];
+  if (block.type === 'thinking') return block.thinking ? [{ type: 'reasoning', text: toText(block.thinking) }] : [];
   if (block.type === 'redacted_thinking') return typeof block.data === 'string' ? [{ type: 'reasoning_redacted', data: block.data }] : [];
   if (block.type !== 'tool_use') return [];
   const index = toolIndexes.size;
   toolIndexes.set(Number(data.index), index);
-  const out: StreamEvent[] = [{ type: 'tool_call_start', index, id: String(block.id ?? ''), name: String(block.name ?? '') }];
+  const out: StreamEvent[] = [{ type: 'tool_call_start', index, id: toText(block.id), name: toText(block.name) }];
   if (isRecord(block.input) && Object.keys(block.input).length > 0) {
     out.push({ type: 'tool_call_delta', index, arguments: JSON.stringify(block.input) });
   }

@@ -6,6 +6,7 @@ import { isRecord, readNumber, withIdPrefix } from '../../../translate/helpers.t
 import { GatewayError } from '../../../errors.ts';
 import { writeClientCallExtra, writeMessageReasoning } from './reasoning.ts';
 import { readOwn } from '../../../lib/read-own.ts';
+import { toText } from '../../../lib/to-text.ts';
 
 const FINISH_IN: Record<string, FinishReason> = {
   stop: 'stop',
@@ -80,7 +81,7 @@ export function decodeOpenAIChatResponse(body: unknown): CanonicalResponse {
     for (const call of message.tool_calls) {
       if (!isRecord(call) || !isRecord(call.function)) continue;
       const signature = readVendorCallSignature(call);
-      content.push({ type: 'tool_call', id: String(call.id ?? ''), name: String(call.function.name ?? ''), arguments: String(call.function.arguments ?? ''), ...(signature ? { signature } : {}) });
+      content.push({ type: 'tool_call', id: toText(call.id), name: toText(call.function.name), arguments: toText(call.function.arguments), ...(signature ? { signature } : {}) });
     }
   }
   return {
@@ -117,6 +118,6 @@ export function encodeOpenAIChatResponse(response: CanonicalResponse, meta: Resp
 export function decodeOpenAIError(status: number, body: unknown): VendorError {
   const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
   const message = typeof error?.message === 'string' ? error.message : typeof body === 'string' && body ? body : `The vendor answered HTTP ${status}.`;
-  const type = String(error?.code ?? error?.type ?? 'upstream_error');
+  const type = toText(error?.code ?? error?.type ?? 'upstream_error');
   return { status, type, message, authFailure: status === 401 || status === 403, ...(typeof error?.param === 'string' ? { param: error.param } : {}) };
 }

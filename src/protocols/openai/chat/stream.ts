@@ -10,6 +10,7 @@ import { writeCallExtra, writeClientCallExtra, writeThinkingBlock } from './reas
 import { readTextChunk, readTextChunkHead } from './read-text-chunk.ts';
 import { isPlainText, NO_EVENTS, writeJsonString } from '../../../translate/stream-text.ts';
 import { writeTextSignature } from '../../../translate/reasoning-parts.ts';
+import { toText } from '../../../lib/to-text.ts';
 
 /**
  * Decodes a chat-completions stream: `data:` chunks, `tool_calls[index]` deltas (the first delta of an
@@ -66,7 +67,7 @@ function readChoice(choice: Record<string, any>, toolIndexes: Map<number, number
         index = toolIndexes.size;
         toolIndexes.set(vendorIndex, index);
         const signature = readVendorCallSignature(call);
-        out.push({ type: 'tool_call_start', index, id: String(call.id ?? ''), name: String(call.function?.name ?? ''), ...(signature ? { signature } : {}) });
+        out.push({ type: 'tool_call_start', index, id: toText(call.id), name: toText(call.function?.name), ...(signature ? { signature } : {}) });
       }
       const args = call.function?.arguments;
       if (typeof args === 'string' && args) out.push({ type: 'tool_call_delta', index, arguments: args });
