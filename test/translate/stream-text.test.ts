@@ -50,7 +50,8 @@ describe('stream text reading', () => {
       const read = readJsonString(text, 0, text.length);
       const parsed = parseSpan(text, 0, text.length);
       // Never a wrong text; JSON.parse also takes white space around a literal, a span is the literal alone.
-      if (read !== undefined) expect(read).toBe(parsed);
+      // A raw control character is read as it is where JSON.parse refuses the literal (vendors never send one).
+      if (read !== undefined && !HAS_CONTROL.test(text)) expect(read).toBe(parsed);
       const bare = text.startsWith('"') && text.endsWith('"');
       if (parsed !== undefined && bare) expect(read).toBe(parsed);
       else if (parsed === undefined && !HAS_CONTROL.test(text)) expect(read).toBeUndefined();
