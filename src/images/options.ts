@@ -2,8 +2,7 @@ import type { ImageOptions } from '../config/types.ts';
 import { GatewayError } from '../errors.ts';
 import type { JsonObject } from '../transforms/path.ts';
 import type { ImageShape } from './shape.ts';
-import { toText } from '../lib/to-text.ts';
-import { clipClientText } from '../lib/clip-text.ts';
+import { quoteValue } from '../translate/read-field.ts';
 
 /** The spec's values, for models whose YAML lists none. */
 const SPEC_QUALITIES = ['standard', 'hd'];
@@ -16,7 +15,7 @@ function checkListed(field: string, value: unknown, allowed: readonly string[], 
     throw new GatewayError(400, 'unsupported_parameter', `Model '${modelId}' does not take \`${field}\`.`, { param: field });
   }
   if (!allowed.includes(value as string)) {
-    const message = `\`${field}\` '${clipClientText(toText(value))}' is not supported by model '${modelId}'; supported: ${allowed.join(', ')}.`;
+    const message = `\`${field}\` '${quoteValue(value)}' is not supported by model '${modelId}'; supported: ${allowed.join(', ')}.`;
     throw new GatewayError(400, 'invalid_value', message, { param: field });
   }
 }

@@ -26,6 +26,7 @@
  */
 import { isRecord } from '../../../translate/helpers.ts';
 import { readOwn } from '../../../lib/read-own.ts';
+import { toText } from '../../../lib/to-text.ts';
 
 /** Nested `$ref` expansions followed before a reference is cut to `{type: OBJECT}`. */
 export const MAX_REF_DEPTH = 16;
@@ -153,7 +154,7 @@ function convertEnum(out: Schema, schema: Schema): void {
   if (nonNull.length < values.length) out.nullable = true;
   if (out.type === 'STRING') {
     // A string enum's values as strings: a string as it is, anything else (a number, an object) as its JSON.
-    out.enum = nonNull.map((value) => (typeof value === 'string' ? value : JSON.stringify(value)));
+    out.enum = nonNull.map(toText);
     return;
   }
   const list = nonNull.map((value) => JSON.stringify(value)).join(', ');
