@@ -73,6 +73,14 @@ export function parseToolArguments(text: string, field: string): Record<string, 
   return value;
 }
 
+/**
+ * A vendor's block index as a key: a number or numeric text as `Number()` reads it, NaN for anything else
+ * (`Number()` of an object whose `valueOf` and `toString` are null throws, and JSON.parse makes such objects).
+ */
+export function readIndex(value: unknown): number {
+  return typeof value === 'number' || typeof value === 'string' ? Number(value) : NaN;
+}
+
 /** A number field or undefined (null and other types count as absent). */
 export function readNumber(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;

@@ -3,6 +3,7 @@ import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import fc from 'fast-check';
 import { splitPieces, type ScriptedAnswer } from '../helpers/scripted-vendor.ts';
+import { arbitraryOddJson } from './arbitraries-json-changes.ts';
 
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
 
@@ -12,9 +13,10 @@ const ERROR_TYPES = ['ValidationException', 'ThrottlingException', 'AccessDenied
 /** Bedrock's HTTP status per exception it names in `x-amzn-errortype`. */
 const TYPED_STATUS: Record<string, number> = { ValidationException: 400, AccessDeniedException: 403, ExpiredTokenException: 403, ResourceNotFoundException: 404, ModelErrorException: 424, ThrottlingException: 429, InternalServerException: 500, ServiceUnavailableException: 503, ModelNotReadyException: 429, ModelTimeoutException: 408 };
 
-/** JSON a Converse payload may hold in place of the right value: wrong types, odd numbers, deep nesting. */
+/** JSON a Converse payload may hold in place of the right value: wrong types, odd numbers, deep nesting, the odd values of every fuzz. */
 const arbitraryOdd = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
+  arbitraryOddJson,
   fc.constantFrom(null, -1, 1e308, 2 ** 53 + 1, '', [], {}, 'end_turn', 'tool_use', { text: 5 }, { toolUse: null }, { reasoningContent: { text: 5 } }),
 );
 

@@ -1,7 +1,7 @@
 /** Converse stream events (framed by event-stream-parser.ts) -> canonical stream events. */
 import type { StreamDecoder } from '../../translate/adapter.ts';
 import type { StreamEvent } from '../../translate/canonical.ts';
-import { isRecord, parseStreamEvent } from '../../translate/helpers.ts';
+import { isRecord, parseStreamEvent, readIndex } from '../../translate/helpers.ts';
 import type { SseEvent } from '../../sse/parse.ts';
 import { decodeConverseError } from './decode-error.ts';
 import { readConverseStop, readConverseUsage } from './read-converse.ts';
@@ -48,7 +48,7 @@ function readBlockStart(data: Record<string, any>, toolIndexes: Map<number, numb
   const use = isRecord(data.start) && isRecord(data.start.toolUse) ? data.start.toolUse : undefined;
   if (!use) return [];
   const index = toolIndexes.size;
-  toolIndexes.set(Number(data.contentBlockIndex), index);
+  toolIndexes.set(readIndex(data.contentBlockIndex), index);
   return [{ type: 'tool_call_start', index, id: toText(use.toolUseId), name: toText(use.name) }];
 }
 
@@ -57,7 +57,7 @@ function readBlockDelta(data: Record<string, any>, toolIndexes: Map<number, numb
   if (typeof delta.text === 'string') return delta.text ? [{ type: 'text', text: delta.text }] : [];
   if (isRecord(delta.reasoningContent)) return readReasoningDelta(delta.reasoningContent);
   const input = isRecord(delta.toolUse) ? delta.toolUse.input : undefined;
-  const index = toolIndexes.get(Number(data.contentBlockIndex));
+  const index = toolIndexes.get(readIndex(data.contentBlockIndex));
   return typeof input === 'string' && input && index !== undefined ? [{ type: 'tool_call_delta', index, arguments: input }] : [];
 }
 

@@ -2,7 +2,7 @@
 import type { SseEvent } from '../../../sse/parse.ts';
 import type { StreamEvent } from '../../../translate/canonical.ts';
 import type { StreamDecoder } from '../../../translate/adapter.ts';
-import { isRecord, parseStreamEvent } from '../../../translate/helpers.ts';
+import { isRecord, parseStreamEvent, readIndex } from '../../../translate/helpers.ts';
 import { hasTextAt, NO_EVENTS, readJsonString, skipDigits } from '../../../translate/stream-text.ts';
 import { decodeAnthropicError, readAnthropicStop, readAnthropicUsage } from './response.ts';
 import { readMessageDelta, readMessageStart } from './stream-read-message.ts';
@@ -147,7 +147,7 @@ function readBlockStart(data: Record<string, any>, toolIndexes: Map<number, numb
   if (block.type === 'redacted_thinking') return typeof block.data === 'string' ? [{ type: 'reasoning_redacted', data: block.data }] : [];
   if (block.type !== 'tool_use') return [];
   const index = toolIndexes.size;
-  toolIndexes.set(Number(data.index), index);
+  toolIndexes.set(readIndex(data.index), index);
   const out: StreamEvent[] = [{ type: 'tool_call_start', index, id: toText(block.id), name: toText(block.name) }];
   if (isRecord(block.input) && Object.keys(block.input).length > 0) {
     out.push({ type: 'tool_call_delta', index, arguments: JSON.stringify(block.input) });
@@ -161,7 +161,7 @@ function readBlockDelta(data: Record<string, any>, toolIndexes?: Map<number, num
   if (delta.type === 'thinking_delta' && typeof delta.thinking === 'string' && delta.thinking) return [{ type: 'reasoning', text: delta.thinking }];
   if (delta.type === 'signature_delta' && typeof delta.signature === 'string' && delta.signature) return [{ type: 'reasoning_signature', signature: delta.signature }];
   if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string' && delta.partial_json) {
-    const index = toolIndexes?.get(Number(data.index));
+    const index = toolIndexes?.get(readIndex(data.index));
     if (index !== undefined) return [{ type: 'tool_call_delta', index, arguments: delta.partial_json }];
   }
   return [];
