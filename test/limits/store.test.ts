@@ -147,7 +147,9 @@ describe.each(factories)('%s', (_name, createStore) => {
     await sleep(300);
     const late = await store.failTarget(target, 1, 1000);
     expect(late.state).toBe('cooling');
-    expect(late.retryInMs).toBeLessThanOrEqual(700);
+    // An extended cooldown would say ~1000 ms; the first one's rest is ~700 (a timer may wake a millisecond
+    // early, and a loaded machine late: the margin keeps the claim, not the clock's precision).
+    expect(late.retryInMs).toBeLessThanOrEqual(800);
   });
 
   it('resets the failure count of a target on success', async () => {
