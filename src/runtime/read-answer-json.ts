@@ -12,6 +12,7 @@ export async function readAnswerJson(vendor: RuntimeVendor, response: VendorResp
   try {
     return response instanceof VendorAnswer ? JSON.parse(await response.readText()) : await response.body.json();
   } catch (error) {
+    if (error instanceof GatewayError) throw error;
     throw new GatewayError(502, 'upstream_invalid_response', `Vendor "${vendor.config.name}" answered with a body that is not JSON.`, { cause: error });
   }
 }

@@ -2,10 +2,18 @@ import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { errors, util, type Dispatcher } from 'undici';
+import { GatewayError } from '../errors.ts';
+import { openAnswerDecoder, type AnswerDecoder, type DecodedSink } from './answer-decoder.ts';
 import type { AbortSource } from './abort-source.ts';
 import type { BodyReading, BodySink, RequestContext, RuntimeVendor, VendorBody, VendorResponse } from './types.ts';
 import { collectBody } from './collect-chunks.ts';
 import { toVendorFailure } from './vendor-failure.ts';
+
+/**
+ * The largest answer read whole (a translated answer, a token count, an image task's envelope): an endless
+ * body, or a small coded one that decodes to gigabytes, stops here instead of filling the memory.
+ */
+const MAX_WHOLE_BYTES = 128 * 1024 * 1024;
 
 /** Body bytes held for a reader that has not started yet; past this the vendor is paused. */
 const HELD_BYTES = 64 * 1024;
@@ -18,11 +26,11 @@ const DONE = 2;
  * One vendor call as undici's dispatch handler, and its answer: resolves with itself at the response's
  * head, then hands the body's chunks to one reader ({@link BodySink}: no stream, no event per chunk) or, for a
  * caller that asks for `body`, to a Readable made then. Chunks that arrive before the reader starts are held
- * (the vendor is paused past 64 KiB). Shares the request's abort (the vendor's connection is closed), adds
- * the call's time (dispatch to the body's end) to `ctx.vendorMs`, and rejects with a GatewayError when no
- * response arrives.
+ * (the vendor is paused past 64 KiB). A body in a content coding is decoded on its way ({@link AnswerDecoder}).
+ * Shares the request's abort (the vendor's connection is closed), adds the call's time (dispatch to the body's
+ * end) to `ctx.vendorMs`, and rejects with a GatewayError when no response arrives.
  */
-export class VendorAnswer implements Dispatcher.DispatchHandler, VendorResponse, BodyReading {
+export class VendorAnswer implements Dispatcher.DispatchHandler, VendorResponse, BodyReading, DecodedSink {
   status = 0;
   headers: Record<string, string | string[] | undefined> = {};
   private phase = HEADERS;
@@ -38,6 +46,10 @@ export class VendorAnswer implements Dispatcher.DispatchHandler, VendorResponse,
   private failure?: Error;
   private paused = false;
   private stream?: VendorBody;
+  /** The decoder of a coded body: the vendor's chunks go through it. */
+  private decoder?: AnswerDecoder;
+  /** The decoder failed and said so: undici's error for the call it then aborts is not reported again. */
+  private decodeFailed = false;
   /** The request's body when it is a stream (an upload): destroyed when the call fails, as undici's request() does. */
   upload?: Readable;
 
@@ -84,11 +96,34 @@ export class VendorAnswer implements Dispatcher.DispatchHandler, VendorResponse,
     this.headers = util.parseHeaders(rawHeaders);
     this.resumeCall = resume;
     this.phase = BODY;
+    const coding = this.headers['content-encoding'];
+    if (coding !== undefined && statusCode !== 204 && statusCode !== 304 && !this.openDecoder(coding)) return false;
     this.resolve(this);
     return true;
   }
 
+  /** Reads the body through the decoder of its coding (its coded framing dropped); false, the call refused, when there is none. */
+  private openDecoder(coding: string | string[]): boolean {
+    const decoder = openAnswerDecoder(this.vendor.config.name, coding, this);
+    if (decoder instanceof GatewayError) {
+      this.finish();
+      this.reject(decoder);
+      this.abortCall?.(decoder);
+      return false;
+    }
+    if (decoder === undefined) return true;
+    this.decoder = decoder;
+    delete this.headers['content-encoding'];
+    delete this.headers['content-length'];
+    return true;
+  }
+
   onData(chunk: Buffer): boolean {
+    return this.decoder === undefined ? this.accept(chunk) : this.decoder.write(chunk);
+  }
+
+  /** A chunk of the body as the reader gets it; false when the vendor is to pause. */
+  private accept(chunk: Buffer): boolean {
     if (this.sink && !this.paused && this.held === undefined) {
       this.sink.onData(chunk);
       return !this.paused;
@@ -101,12 +136,47 @@ export class VendorAnswer implements Dispatcher.DispatchHandler, VendorResponse,
   }
 
   onComplete(): void {
+    if (this.decoder === undefined) return this.complete();
+    // The call is over (its connection may serve another): nothing is left to abort or resume while the rest is decoded.
+    this.abortCall = undefined;
+    this.resumeCall = undefined;
+    this.decoder.end();
+  }
+
+  private complete(): void {
     this.finish();
     if (this.sink && this.held === undefined) this.sink.onEnd();
     else this.ended = true;
   }
 
+  onDecoded(chunk: Buffer): boolean {
+    return this.accept(chunk);
+  }
+
+  onDecodedEnd(): void {
+    this.complete();
+  }
+
+  onDecodeError(error: GatewayError): void {
+    this.decodeFailed = true;
+    const abort = this.abortCall;
+    this.abortCall = undefined;
+    this.fail(error);
+    abort?.(error);
+  }
+
+  onDecoderDrain(): void {
+    if (!this.paused && this.phase === BODY) this.resumeCall?.();
+  }
+
   onError(error: Error): void {
+    if (this.decodeFailed) return;
+    this.decoder?.destroy();
+    this.fail(error);
+  }
+
+  /** The call failed: before its head, the answer's promise rejects; after, the reader gets the error. */
+  private fail(error: Error): void {
     const before = this.phase === HEADERS;
     if (this.phase !== DONE) this.finish();
     if (this.upload && !this.upload.destroyed) {
@@ -179,11 +249,15 @@ export class VendorAnswer implements Dispatcher.DispatchHandler, VendorResponse,
     if (!this.paused) return;
     this.paused = false;
     this.deliverHeld();
-    if (!this.paused && this.phase === BODY) this.resumeCall?.();
+    if (this.paused) return;
+    // A coded body's vendor is also resumed by its decoder's drain.
+    this.decoder?.resume();
+    if (this.phase === BODY) this.resumeCall?.();
   }
 
   /** Aborts the call unless its body ended: the vendor sees its connection close. */
   destroy(): void {
+    this.decoder?.destroy();
     if (this.phase === DONE) return;
     // Nothing more is read, should undici's parser call back before it sees its socket destroyed.
     this.paused = true;
@@ -224,11 +298,18 @@ export class VendorAnswer implements Dispatcher.DispatchHandler, VendorResponse,
     return this.stream;
   }
 
-  /** The whole body as text (UTF-8, a byte order mark dropped), as undici's `text()` reads it. */
+  /**
+   * The whole body as text (UTF-8, a byte order mark dropped), as undici's `text()` reads it; a 502 past
+   * 128 MiB (the rest is not read).
+   */
   readText(): Promise<string> {
     return new Promise((resolve, reject) => {
-      collectBody(this, Infinity, (error, { chunks, size }) => {
+      collectBody(this, MAX_WHOLE_BYTES, (error, { chunks, size, ended }) => {
         if (error !== undefined) return reject(error);
+        if (!ended) {
+          this.destroy();
+          return reject(new GatewayError(502, 'upstream_invalid_response', `Vendor "${this.vendor.config.name}" answered more than 128 MiB, more than the gateway reads whole.`));
+        }
         const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
         const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
         resolve(bytes.toString('utf8', bom ? 3 : 0));

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { splitPieces, type ScriptedAnswer, type ScriptedRequest } from '../helpers/scripted-vendor.ts';
 import { VENDOR_FIXTURES } from '../helpers/vendor-fixtures.ts';
@@ -82,6 +83,20 @@ export interface AnswerDamage {
   /** Where the bytes are cut into reads (fractions of their length). */
   cuts: number[];
   ending: ScriptedAnswer['ending'];
+  /** The answer's content coding, applied unasked (`lie`: said to be gzip, sent plain; `squash`: a coding nobody knows). */
+  coding: AnswerCoding;
+}
+
+/** Content codings a vendor may answer in though the gateway asked for none. */
+type AnswerCoding = 'none' | 'gzip' | 'br' | 'deflate' | 'lie' | 'squash';
+
+/** The bytes a vendor sends for `body` in `coding`, and the `content-encoding` it says they are in. */
+function codeAnswer(body: Buffer, coding: AnswerCoding): { bytes: Buffer; headers: Record<string, string> } {
+  if (coding === 'none') return { bytes: body, headers: {} };
+  if (coding === 'lie') return { bytes: body, headers: { 'content-encoding': 'gzip' } };
+  if (coding === 'squash') return { bytes: body, headers: { 'content-encoding': 'x-squash' } };
+  const bytes = coding === 'gzip' ? gzipSync(body) : coding === 'br' ? brotliCompressSync(body) : deflateSync(body);
+  return { bytes, headers: { 'content-encoding': coding } };
 }
 
 /** Damage to any verified answer: see {@link defineAnswerScript}. */
@@ -91,12 +106,14 @@ export const arbitraryAnswerDamage: fc.Arbitrary<AnswerDamage> = fc.record({
   stream: arbitraryStreamDamage,
   cuts: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 4 }),
   ending: fc.constantFrom<ScriptedAnswer['ending']>('end', 'end', 'end', 'end', 'cut'),
+  coding: fc.constantFrom<AnswerCoding>('none', 'none', 'none', 'none', 'gzip', 'br', 'deflate', 'lie', 'squash'),
 });
 
 /**
  * A script for a scripted vendor of `protocol`: a verified answer of that protocol, the kind the request asked
  * for (a stream or a whole answer), with fields replaced by odd values or removed, events dropped, repeated or
- * cut short, sent in pieces that split events, and sometimes ended by a reset.
+ * cut short, sent in pieces that split events, sometimes in a content coding nobody asked for (or a false one),
+ * and sometimes ended by a reset.
  */
 export function defineAnswerScript(protocol: ScriptedJsonProtocol, damage: AnswerDamage): (request: ScriptedRequest) => ScriptedAnswer {
   return (request) => {
@@ -105,6 +122,7 @@ export function defineAnswerScript(protocol: ScriptedJsonProtocol, damage: Answe
     const base = read(names[damage.pick % names.length]);
     const body = stream ? damageStream(base, damage.stream) : applyChanges(base, damage.changes);
     const type = stream ? 'text/event-stream' : 'application/json';
-    return { status: 200, headers: { 'content-type': type }, pieces: splitPieces(Buffer.from(body), damage.cuts), ending: damage.ending };
+    const { bytes, headers } = codeAnswer(Buffer.from(body), damage.coding);
+    return { status: 200, headers: { 'content-type': type, ...headers }, pieces: splitPieces(bytes, damage.cuts), ending: damage.ending };
   };
 }
