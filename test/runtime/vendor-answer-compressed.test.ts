@@ -11,10 +11,9 @@ import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { brotliCompressSync, createGzip, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileConfigFile } from '../../src/config/index.ts';
-import { createGateway, type Gateway } from '../../src/gateway/create-gateway.ts';
 import type { UsageEvent } from '../../src/runtime/types.ts';
-import { SIMULATOR_CLIENT_KEY, simulateVendors } from '../../src/simulate.ts';
+import { SIMULATOR_CLIENT_KEY } from '../../src/simulate.ts';
+import { startOwnVendorGateway, type OwnVendorGateway } from '../helpers/start-own-vendor-gateway.ts';
 
 const CODERS: Record<string, (bytes: Buffer) => Buffer> = {
   gzip: (bytes) => gzipSync(bytes),
@@ -33,11 +32,7 @@ let extraDeltas = 0;
 let filler = '';
 const received: { acceptEncoding?: string }[] = [];
 let vendor: Server;
-let gateway: Gateway;
-let url = '';
-let closeSimulators: () => Promise<void>;
-const waiters: ((event: UsageEvent) => void)[] = [];
-const nextEvent = () => new Promise<UsageEvent>((resolve) => waiters.push(resolve));
+let gw: OwnVendorGateway;
 
 const USAGE = { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 };
 const TEXT = 'A plain answer, compressed on its way. '.repeat(40);
@@ -66,34 +61,18 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => vendor.listen(0, '127.0.0.1', resolve));
-  const vendorUrl = `http://127.0.0.1:${(vendor.address() as AddressInfo).port}/v1`;
-  const { config } = await compileConfigFile('gateway.yaml');
-  const setup = await simulateVendors(config!);
-  closeSimulators = setup.close;
-  const openai = Object.values(setup.config.vendors).find((entry) => entry.protocol === 'openai')!;
-  const base = Object.values(setup.config.models).find((model) => model.targets[0]?.vendor === openai.name)!;
-  gateway = createGateway({
-    config: {
-      ...setup.config,
-      vendors: { ...setup.config.vendors, gz: { ...openai, name: 'gz', baseUrl: vendorUrl } },
-      models: { ...setup.config.models, 'gz-chat': { ...base, id: 'gz-chat', targets: [{ vendor: 'gz', upstream: 'gz', weight: 1 }], fallback: [], routing: { ...base.routing, retries: 0 } } },
-    },
-    env: setup.env,
-    onUsage: [(event) => waiters.shift()?.(event)],
-  });
-  url = await gateway.listen(0, '127.0.0.1');
+  gw = await startOwnVendorGateway('gz', `http://127.0.0.1:${(vendor.address() as AddressInfo).port}/v1`);
 });
 afterAll(async () => {
-  await gateway.close();
-  await closeSimulators();
+  await gw.close();
   await new Promise((resolve) => vendor.close(resolve));
 });
 
 /** Sends a chat (OpenAI style: passthrough) or a message (Anthropic style: translated) and reads the whole answer. */
 async function send(style: 'openai' | 'anthropic', stream: boolean): Promise<{ status: number; headers: Headers; text: string; event: UsageEvent }> {
-  const event = nextEvent();
+  const event = gw.nextEvent();
   const anthropic = style === 'anthropic';
-  const response = await fetch(`${url}${anthropic ? '/v1/messages' : '/v1/chat/completions'}`, {
+  const response = await fetch(`${gw.url}${anthropic ? '/v1/messages' : '/v1/chat/completions'}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${SIMULATOR_CLIENT_KEY}`, 'content-type': 'application/json', 'accept-encoding': 'identity' },
     // The OpenAI client asks for the usage event itself: the gateway then passes the vendor's stream as it is.
@@ -175,10 +154,10 @@ describe('a long coded stream to a client that stops reading', () => {
     coding = 'gzip';
     extraDeltas = 12_000; // ~22 MB decoded: more than the sockets between gateway and client hold
     try {
-      const event = nextEvent();
+      const event = gw.nextEvent();
       const response = await new Promise<IncomingMessage>((resolve, reject) => {
         const body = JSON.stringify({ model: 'gz-chat', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] });
-        request(`${url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${SIMULATOR_CLIENT_KEY}`, 'content-type': 'application/json' } }, resolve)
+        request(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${SIMULATOR_CLIENT_KEY}`, 'content-type': 'application/json' } }, resolve)
           .on('error', reject)
           .end(body);
       });

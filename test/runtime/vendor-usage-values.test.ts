@@ -8,19 +8,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileConfigFile } from '../../src/config/index.ts';
-import { createGateway, type Gateway } from '../../src/gateway/create-gateway.ts';
-import type { UsageEvent } from '../../src/runtime/types.ts';
-import { SIMULATOR_CLIENT_KEY, simulateVendors } from '../../src/simulate.ts';
+import { SIMULATOR_CLIENT_KEY } from '../../src/simulate.ts';
+import { startOwnVendorGateway, type OwnVendorGateway } from '../helpers/start-own-vendor-gateway.ts';
 import { runFuzz } from '../fuzz/fuzz-run.ts';
 
 let usage: unknown = {};
 let vendor: Server;
-let gateway: Gateway;
-let url = '';
-let closeSimulators: () => Promise<void>;
-const waiters: ((event: UsageEvent) => void)[] = [];
-const nextEvent = () => new Promise<UsageEvent>((resolve) => waiters.push(resolve));
+let gw: OwnVendorGateway;
 
 function answer(stream: boolean): string {
   const chunk = { id: 'c1', object: 'chat.completion', created: 1, model: 'odd', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }], usage };
@@ -38,29 +32,11 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => vendor.listen(0, '127.0.0.1', resolve));
-  const vendorUrl = `http://127.0.0.1:${(vendor.address() as AddressInfo).port}/v1`;
-  const { config } = await compileConfigFile('gateway.yaml');
-  const setup = await simulateVendors(config!);
-  closeSimulators = setup.close;
-  const openai = Object.values(setup.config.vendors).find((entry) => entry.protocol === 'openai')!;
-  const base = Object.values(setup.config.models).find((model) => model.targets[0]?.vendor === openai.name)!;
-  gateway = createGateway({
-    config: {
-      ...setup.config,
-      // No limits: huge reported counts must not be refused, and `FUZZ_LONG=1` sends thousands of requests a minute.
-      keys: setup.config.keys.map((key) => ({ ...key, limits: {} })),
-      server: { ...setup.config.server, defaultLimits: {} },
-      vendors: { ...setup.config.vendors, odd: { ...openai, name: 'odd', baseUrl: vendorUrl } },
-      models: { ...setup.config.models, 'odd-chat': { ...base, id: 'odd-chat', targets: [{ vendor: 'odd', upstream: 'odd', weight: 1 }], fallback: [] } },
-    },
-    env: setup.env,
-    onUsage: [(event) => waiters.shift()?.(event)],
-  });
-  url = await gateway.listen(0, '127.0.0.1');
+  // No limits: huge reported counts must not be refused, and `FUZZ_LONG=1` sends thousands of requests a minute.
+  gw = await startOwnVendorGateway('odd', `http://127.0.0.1:${(vendor.address() as AddressInfo).port}/v1`, { noLimits: true });
 });
 afterAll(async () => {
-  await gateway.close();
-  await closeSimulators();
+  await gw.close();
   await new Promise((resolve) => vendor.close(resolve));
 });
 
@@ -76,9 +52,9 @@ describe('usage counts a vendor reports', () => {
     const cases = fc.record({ value: usages, stream: fc.boolean(), translated: fc.boolean() });
     await runFuzz('vendor usage values', cases, async ({ value, stream, translated }) => {
       usage = value;
-      const event = nextEvent();
+      const event = gw.nextEvent();
       const body = { model: 'odd-chat', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }], stream };
-      const response = await fetch(`${url}/v1/${translated ? 'messages' : 'chat/completions'}`, {
+      const response = await fetch(`${gw.url}/v1/${translated ? 'messages' : 'chat/completions'}`, {
         method: 'POST', headers: { authorization: `Bearer ${SIMULATOR_CLIENT_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
       });
       const text = await response.text();
@@ -94,15 +70,15 @@ describe('usage counts a vendor reports', () => {
 
   it('keeps a well-formed report as the vendor gave it', async () => {
     usage = { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10, prompt_tokens_details: { cached_tokens: 2 } };
-    const event = nextEvent();
-    await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${SIMULATOR_CLIENT_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'odd-chat', messages: [{ role: 'user', content: 'hi' }] }) });
+    const event = gw.nextEvent();
+    await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${SIMULATOR_CLIENT_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'odd-chat', messages: [{ role: 'user', content: 'hi' }] }) });
     expect((await event).usage).toMatchObject({ inputTokens: 7, outputTokens: 3, totalTokens: 10, cachedInputTokens: 2 });
   });
 
   it.each([false, true])('counts nothing from counts that are objects with a null toString (the estimate stands in), and the client gets the answer whole (stream %s)', async (stream) => {
     usage = { prompt_tokens: { toString: null }, completion_tokens: { valueOf: null, toString: null } };
-    const event = nextEvent();
-    const response = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${SIMULATOR_CLIENT_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'odd-chat', messages: [{ role: 'user', content: 'hi' }], stream, ...(stream && { stream_options: { include_usage: true } }) }) });
+    const event = gw.nextEvent();
+    const response = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${SIMULATOR_CLIENT_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'odd-chat', messages: [{ role: 'user', content: 'hi' }], stream, ...(stream && { stream_options: { include_usage: true } }) }) });
     expect(response.status).toBe(200);
     expect(await response.text()).toBe(answer(stream));
     // No count read from the vendor: the gateway's own estimate stands in, marked as one.
