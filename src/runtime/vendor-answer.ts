@@ -1,19 +1,12 @@
 import { performance } from 'node:perf_hooks';
-import { Readable } from 'node:stream';
-import { text } from 'node:stream/consumers';
+import type { Readable } from 'node:stream';
 import { errors, util, type Dispatcher } from 'undici';
 import { GatewayError } from '../errors.ts';
 import { openAnswerDecoder, type AnswerDecoder, type DecodedSink } from './answer-decoder.ts';
 import type { AbortSource } from './abort-source.ts';
 import type { BodyReading, BodySink, RequestContext, RuntimeVendor, VendorBody, VendorResponse } from './types.ts';
-import { collectBody } from './collect-chunks.ts';
+import { createBodyStream, readWholeText } from './read-vendor-body.ts';
 import { toVendorFailure } from './vendor-failure.ts';
-
-/**
- * The largest answer read whole (a translated answer, a token count, an image task's envelope): an endless
- * body, or a small coded one that decodes to gigabytes, stops here instead of filling the memory.
- */
-const MAX_WHOLE_BYTES = 128 * 1024 * 1024;
 
 /** Body bytes held for a reader that has not started yet; past this the vendor is paused. */
 const HELD_BYTES = 64 * 1024;
@@ -264,57 +257,14 @@ export class VendorAnswer implements Dispatcher.DispatchHandler, VendorResponse,
     this.abortCall?.(new errors.RequestAbortedError());
   }
 
-  /**
-   * The body as a Readable (with `json()` and `text()`), for the callers that stream it; made on first use,
-   * it reads the vendor only once it is read. `json()` and `text()` of a body not read yet collect its chunks
-   * without the stream.
-   */
+  /** The body as a Readable with `json()` and `text()`, for the callers that stream it ({@link createBodyStream}); made on first use. */
   get body(): VendorBody {
-    if (this.stream) return this.stream;
-    let started = false;
-    const stream = new Readable({
-      read: () => {
-        if (started) return this.resume();
-        started = true;
-        this.read({
-          onData: (chunk) => {
-            if (!stream.push(chunk)) this.pause();
-          },
-          onEnd: () => stream.push(null),
-          onError: (error) => stream.destroy(error as Error),
-        });
-      },
-      destroy: (error, callback) => {
-        this.destroy();
-        callback(error ?? (stream.readableEnded ? null : new errors.RequestAbortedError()));
-      },
-    });
-    const readText = (): Promise<string> => {
-      if (started) return text(stream);
-      started = true;
-      return this.readText();
-    };
-    this.stream = Object.assign(stream, { json: async () => JSON.parse(await readText()) as unknown, text: readText });
-    return this.stream;
+    return (this.stream ??= createBodyStream(this, () => this.readText()));
   }
 
-  /**
-   * The whole body as text (UTF-8, a byte order mark dropped), as undici's `text()` reads it; a 502 past
-   * 128 MiB (the rest is not read).
-   */
+  /** The whole body as text ({@link readWholeText}): a 502 past 128 MiB. */
   readText(): Promise<string> {
-    return new Promise((resolve, reject) => {
-      collectBody(this, MAX_WHOLE_BYTES, (error, { chunks, size, ended }) => {
-        if (error !== undefined) return reject(error);
-        if (!ended) {
-          this.destroy();
-          return reject(new GatewayError(502, 'upstream_invalid_response', `Vendor "${this.vendor.config.name}" answered more than 128 MiB, more than the gateway reads whole.`));
-        }
-        const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
-        const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-        resolve(bytes.toString('utf8', bom ? 3 : 0));
-      });
-    });
+    return readWholeText(this, this.vendor.config.name);
   }
 }
 
