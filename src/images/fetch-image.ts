@@ -1,5 +1,7 @@
+import { pipeline, type Readable, type Transform } from 'node:stream';
 import { request } from 'undici';
 import { GatewayError } from '../errors.ts';
+import { createDecoderChain } from '../runtime/answer-decoder.ts';
 
 /** The largest image the gateway downloads from a vendor URL. */
 export const MAX_IMAGE_BYTES = 32 * 1024 * 1024;
@@ -47,6 +49,21 @@ async function readBounded(body: Body, maxBytes: number): Promise<Buffer | undef
 }
 
 /**
+ * The body decoded from its content coding (the bound then counts decoded bytes: a small coded body cannot
+ * fill the memory); a 502 for a coding the gateway cannot decode.
+ */
+function readDecoded(body: Body & Readable, coding: string | string[] | undefined): Body {
+  const chain = createDecoderChain('image host', coding);
+  if (chain === undefined) return body;
+  if (chain instanceof GatewayError) {
+    discard(body);
+    throw fetchError('The generated image came in a content coding the gateway cannot decode.');
+  }
+  // Any stage's error destroys the last one, where the read sees it.
+  return pipeline([body, ...chain], ignore) as Transform;
+}
+
+/**
  * Downloads an image a vendor linked to, within the request's deadline and at most `maxBytes`
  * (32 MiB by default). Failures are 502 (504 when the deadline passes); vendor URLs are never echoed.
  */
@@ -75,7 +92,7 @@ export async function fetchImage(url: string, limits: FetchLimits): Promise<Fetc
       discard(response.body);
       throw fetchError(`The generated image is larger than ${maxBytes} bytes.`, 502, 'image_too_large');
     }
-    const bytes = await readBounded(response.body, maxBytes);
+    const bytes = await readBounded(readDecoded(response.body, response.headers['content-encoding']), maxBytes);
     if (!bytes) throw fetchError(`The generated image is larger than ${maxBytes} bytes.`, 502, 'image_too_large');
     const type = response.headers['content-type'];
     return { bytes, contentType: typeof type === 'string' ? type.split(';')[0].trim() : 'image/png' };

@@ -30,11 +30,11 @@ const DECODERS: Record<string, () => Transform> = {
 const MAX_CODINGS = 3;
 
 /**
- * The decoder of a vendor answer's `content-encoding`: undefined for none or `identity`; a 502
- * `upstream_invalid_response` for a coding the gateway cannot decode. A vendor may code its answer though the
- * gateway sent no `accept-encoding` (RFC 9110 12.5.3), so every answer is read through this.
+ * Node's decoders for a `content-encoding` (a header given twice counts as one list), in the order to pipe
+ * them (the last coding applied is decoded first): undefined for none or `identity`; a 502
+ * `upstream_invalid_response` naming `vendorName` for a coding the gateway cannot decode or more than three.
  */
-export function openAnswerDecoder(vendorName: string, coding: string | string[] | undefined, sink: DecodedSink): AnswerDecoder | GatewayError | undefined {
+export function createDecoderChain(vendorName: string, coding: string | string[] | undefined): Transform[] | GatewayError | undefined {
   if (coding === undefined) return undefined;
   const names = (Array.isArray(coding) ? coding.join(',') : coding)
     .split(',')
@@ -46,8 +46,17 @@ export function openAnswerDecoder(vendorName: string, coding: string | string[] 
     const what = unknown === undefined ? `${names.length} codings over one another` : 'a content coding';
     return new GatewayError(502, 'upstream_invalid_response', `Vendor "${vendorName}" answered in ${what} the gateway cannot decode.`);
   }
-  // Codings are listed in the order they were applied: the last applied is decoded first.
-  return new AnswerDecoder(vendorName, names.reverse().map((name) => DECODERS[name]()), sink);
+  return names.reverse().map((name) => DECODERS[name]());
+}
+
+/**
+ * The decoder of a vendor answer's `content-encoding` ({@link createDecoderChain}), handing what it decodes to
+ * `sink`. A vendor may code its answer though the gateway sent no `accept-encoding` (RFC 9110 12.5.3), so
+ * every vendor call's answer is read through this.
+ */
+export function openAnswerDecoder(vendorName: string, coding: string | string[] | undefined, sink: DecodedSink): AnswerDecoder | GatewayError | undefined {
+  const chain = createDecoderChain(vendorName, coding);
+  return chain === undefined || chain instanceof GatewayError ? chain : new AnswerDecoder(vendorName, chain, sink);
 }
 
 /** A chain of Node decoders between a vendor call's coded chunks and the answer's reader, with backpressure both ways. */
