@@ -1,3 +1,5 @@
+import { setOwn } from '../lib/set-own.ts';
+
 /**
  * The first lines of every generated file; with `sourcesHash` (see src/config/sources-hash.ts) a second
  * line records which sources it was built from.
@@ -21,10 +23,7 @@ function sortKeys(value: unknown, orders: KeyOrders): unknown {
   if (value && typeof value === 'object') {
     const copy: Record<string, unknown> = {};
     for (const key of getSortedKeys(Object.keys(value), orders)) {
-      const member = sortKeys((value as Record<string, unknown>)[key], orders);
-      // Assigning `__proto__` would set the prototype: define it as the own property it is.
-      if (key === '__proto__') Object.defineProperty(copy, key, { value: member, enumerable: true, writable: true, configurable: true });
-      else copy[key] = member;
+      setOwn(copy, key, sortKeys((value as Record<string, unknown>)[key], orders));
     }
     return copy;
   }

@@ -21,7 +21,7 @@ export function readWholeText(reading: BodyReading, vendorName: string): Promise
       if (error !== undefined) return reject(error);
       if (!ended) {
         reading.destroy();
-        return reject(new GatewayError(502, 'upstream_invalid_response', `Vendor "${vendorName}" answered more than 128 MiB, more than the gateway reads whole.`));
+        return reject(new GatewayError(502, 'upstream_invalid_response', `Vendor "${vendorName}" answered more than ${MAX_WHOLE_BYTES / 1024 / 1024} MiB, more than the gateway reads whole.`));
       }
       const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
       const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;

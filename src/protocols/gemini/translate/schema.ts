@@ -27,6 +27,7 @@
 import { isRecord } from '../../../translate/helpers.ts';
 import { readOwn } from '../../../lib/read-own.ts';
 import { toText } from '../../../lib/to-text.ts';
+import { setOwn } from '../../../lib/set-own.ts';
 
 /** Nested `$ref` expansions followed before a reference is cut to `{type: OBJECT}`. */
 export const MAX_REF_DEPTH = 16;
@@ -169,7 +170,7 @@ function convertFormat(out: Schema, schema: Schema): void {
 function convertChildren(out: Schema, schema: Schema, state: ConvertState): void {
   if (isRecord(schema.properties)) {
     const properties: Schema = {};
-    for (const [name, child] of Object.entries(schema.properties)) setEntry(properties, name, convert(child, state));
+    for (const [name, child] of Object.entries(schema.properties)) setOwn(properties, name, convert(child, state));
     if (Object.keys(properties).length > 0) out.properties = properties;
     if (Array.isArray(schema.required)) {
       const required = schema.required.filter((name: unknown) => typeof name === 'string' && name in properties);
@@ -227,18 +228,10 @@ export function fromGeminiSchema(schema: unknown): Schema {
     } else if (COUNT_KEYWORDS.has(key) && typeof value === 'string') {
       out[key] = Number(value);
     } else {
-      setEntry(out, key, value);
+      setOwn(out, key, value);
     }
   }
   const type = typeof schema.type === 'string' && schema.type !== 'TYPE_UNSPECIFIED' ? schema.type.toLowerCase() : undefined;
   if (type) out.type = schema.nullable === true ? [type, 'null'] : type;
   return out;
-}
-
-/**
- * `target[name] = value` as an own property whatever the name: a client's property named `__proto__`
- * assigned plainly would set the object's prototype and vanish from the schema sent on.
- */
-function setEntry(target: Schema, name: string, value: unknown): void {
-  Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
 }
